@@ -1,0 +1,287 @@
+"""The `referee` command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from referee.bots import BotLaunchError, BotSpec
+from referee.games import GAMES, parse_ruleset
+from referee.games.base import GameError, Ruleset
+from referee.match import MatchResult, TimeControl
+from referee.session import Session
+
+
+class CliError(click.ClickException):
+    """A user error: one clear line, exit code 2."""
+
+    exit_code = 2
+
+
+def resolve_ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return parse_ruleset(ruleset_id)
+    except GameError as error:
+        raise CliError(str(error)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="thief-referee")
+def main() -> None:
+    """Referee and tournament runner for thief card games played by bots over gRPC."""
+
+
+@main.command()
+def games() -> None:
+    """List the games, their seat ranges and options."""
+    table = Table(title="Games")
+    table.add_column("ruleset")
+    table.add_column("game")
+    table.add_column("seats", justify="right")
+    table.add_column("options")
+    for game in GAMES.values():
+        seats = (
+            f"{game.min_seats}"
+            if game.min_seats == game.max_seats
+            else (f"{game.min_seats}-{game.max_seats}")
+        )
+        options = "; ".join(f"{o.name} (default {o.default}): {o.help}" for o in game.options)
+        table.add_row(game.name, game.title, seats, options or "-")
+    Console().print(table)
+
+
+@main.command()
+@click.argument("game")
+def rules(game: str) -> None:
+    """Show a game's rules summary and the rulings the referee applies."""
+    ruleset = resolve_ruleset(game)
+    console = Console()
+    g = ruleset.game
+    console.rule(f"[bold]{g.title}[/bold] ({g.min_seats}-{g.max_seats} players)")
+    console.print(g.summary.strip())
+    for option in g.options:
+        console.print(
+            f"[bold]option[/bold] {option.name} (default {option.default}): {option.help}"
+        )
+    console.rule("Rulings")
+    console.print(g.rulings() or "(none)")
+
+
+SEAT_MENTION = re.compile(r"\bseat (\d+)\b")
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """'seat 1 steals from seat 2' -> 'alice[1] steals from bob[2]'."""
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return f"[cyan]{names[seat]}[/cyan]\\[{seat}]" if seat < len(names) else match.group(0)
+
+    return SEAT_MENTION.sub(named, escape(text))
+
+
+def _event_line(entry: dict[str, Any], names: list[str], view: str) -> str | None:
+    audience = entry["audience"]
+    if view == "public" and audience != "public":
+        return None
+    if view not in ("public", "full") and audience != "public" and int(view) not in audience:
+        return None
+    text = name_seats(entry["text"], names)
+    if audience == "public":
+        return text
+    to = ", ".join(names[s] for s in audience) or "referee"
+    return f"[dim]to {escape(to)}:[/dim] {text}"
+
+
+def _printer(
+    console: Console, view: str, log_file: IO[str] | None
+) -> Callable[[dict[str, Any]], None]:
+    names: list[str] = []
+
+    def on_log(entry: dict[str, Any]) -> None:
+        if log_file is not None:
+            log_file.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        if view == "none":
+            return
+        if entry["type"] == "game":
+            names[:] = entry["seats"]
+            console.rule(f"{entry['ruleset']}, seed {entry['seed']}: " + " vs ".join(names))
+        elif entry["type"] == "event":
+            line = _event_line(entry, names, view)
+            if line is not None:
+                console.print(line, highlight=False)
+        elif entry["type"] == "decision" and "fault" in entry:
+            console.print(
+                f"[red]fault[/red] {names[entry['seat']]}: {entry['fault']}, "
+                f"played {entry['action']!r} instead",
+                highlight=False,
+            )
+
+    return on_log
+
+
+def results_table(result: MatchResult) -> Table:
+    table = Table(title=f"{result.ruleset}, seed {result.seed}")
+    table.add_column("place", justify="right")
+    table.add_column("seat", justify="right")
+    table.add_column("bot")
+    table.add_column("score", justify="right")
+    if result.result.hand_scores:
+        table.add_column("hands")
+    table.add_column("faults")
+    table.add_column("time", justify="right")
+    order = sorted(range(len(result.seats)), key=lambda s: (result.result.places[s], s))
+    for seat in order:
+        record = result.seats[seat]
+        faults = ", ".join(f"{k} {v}" for k, v in record.fault_counts().items()) or "-"
+        row = [
+            str(result.result.places[seat]),
+            str(seat),
+            record.name,
+            f"{result.result.scores[seat]:g}",
+        ]
+        if result.result.hand_scores:
+            row.append(" ".join(f"{h[seat]:g}" for h in result.result.hand_scores))
+        row += [faults, f"{record.time_used:.2f}s"]
+        table.add_row(*row)
+    return table
+
+
+@main.command()
+@click.argument("game")
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    required=True,
+    metavar="CMD",
+    help="A bot command line; give one --bot per seat, in seat order.",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the deal (random if not given).")
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the full game record to FILE as JSON lines.",
+)
+@click.option(
+    "--view",
+    default="public",
+    show_default=True,
+    help="What to print while playing: public, full, none, or a seat number.",
+)
+@click.option(
+    "--move-time",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Seconds per decision before the time bank is drawn on.",
+)
+@click.option(
+    "--time-bank",
+    type=float,
+    default=10.0,
+    show_default=True,
+    help="Seconds of time bank per seat and game.",
+)
+@click.option(
+    "--startup-time",
+    type=float,
+    default=10.0,
+    show_default=True,
+    help="Seconds a bot has to connect after it is started.",
+)
+def play(
+    game: str,
+    bots: tuple[str, ...],
+    seed: int | None,
+    log_path: Path | None,
+    view: str,
+    move_time: float,
+    time_bank: float,
+    startup_time: float,
+) -> None:
+    """Play one game of GAME between bot processes, e.g.
+
+    referee play thief --seed 7 --bot "python sample_bots/python/random_bot.py"
+    --bot "node sample_bots/js/random_bot.js"
+    """
+    ruleset = resolve_ruleset(game)
+    if view not in ("public", "full", "none") and not view.isdigit():
+        raise CliError(f"--view must be public, full, none or a seat number, not {view!r}")
+    try:
+        ruleset.check_seats(len(bots))
+    except GameError as error:
+        raise CliError(f"{error}: give one --bot per seat") from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    console = Console()
+    time_control = TimeControl(move_time, time_bank, startup_time)
+    log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115
+    try:
+        result = asyncio.run(
+            _play(
+                ruleset,
+                [BotSpec(b) for b in bots],
+                seed,
+                time_control,
+                _printer(console, view, log_file),
+            )
+        )
+    except BotLaunchError as error:
+        raise CliError(str(error)) from None
+    finally:
+        if log_file is not None:
+            log_file.close()
+    console.print(results_table(result))
+
+
+async def _play(
+    ruleset: Ruleset,
+    specs: list[BotSpec],
+    seed: int,
+    time_control: TimeControl,
+    on_log: Callable[[dict[str, Any]], None],
+) -> MatchResult:
+    async with Session(specs, time_control=time_control) as session:
+        return await session.play(ruleset, seed, on_log=on_log)
+
+
+@main.command()
+@click.option("--game", "game", default="thief", show_default=True, help="Ruleset to measure.")
+@click.option("--seats", type=int, default=3, show_default=True)
+@click.option(
+    "--seconds", type=float, default=5.0, show_default=True, help="Length of each timed part."
+)
+@click.option(
+    "--echo-count",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Round trips of the bare gRPC echo.",
+)
+def bench(game: str, seats: int, seconds: float, echo_count: int) -> None:
+    """Measure engine playouts, a bare gRPC echo and the referee's round trip."""
+    from referee.bench import run_bench
+
+    ruleset = resolve_ruleset(game)
+    try:
+        ruleset.check_seats(seats)
+    except GameError as error:
+        raise CliError(str(error)) from None
+    run_bench(ruleset, seats, seconds, echo_count, lambda line: click.echo(line))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

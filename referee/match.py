@@ -1,0 +1,271 @@
+"""Play one game: the engine on one side, the seats on the other.
+
+The match asks every deciding seat at once (one request per seat at a
+time), enforces each request's deadline on the referee's monotonic clock,
+replaces a late, illegal or missing reply by a seeded random legal action
+and records the fault, and sends each seat only the events it may see.
+It knows the game only through the GameState interface and the seats only
+through SeatClient.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee import wire
+from referee.games.base import Action, Event, GameState, Result, Ruleset
+from referee.seats import Fault, Reply, SeatClient
+from referee.v1 import referee_pb2 as pb
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Per-decision limit plus a time bank drawn on when a decision runs over."""
+
+    move_seconds: float = 1.0
+    bank_seconds: float = 10.0
+    startup_seconds: float = 10.0
+
+
+DEFAULT_TIME_CONTROL = TimeControl()
+
+
+@dataclass
+class SeatRecord:
+    """What happened to one seat in one game."""
+
+    name: str
+    faults: list[Fault] = field(default_factory=list)
+    decisions: int = 0
+    time_used: float = 0.0
+    bank_left: float = 0.0
+    crashed: bool = False
+    round_trips: list[float] = field(default_factory=list)
+
+    def fault_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for f in self.faults:
+            counts[f.label] = counts.get(f.label, 0) + 1
+        return counts
+
+
+@dataclass
+class MatchResult:
+    ruleset: str
+    seed: int
+    result: Result
+    seats: list[SeatRecord]
+    log: list[dict[str, Any]]
+
+
+LogSink = Callable[[dict[str, Any]], None]
+
+
+def card_json(card: Any) -> dict[str, Any]:
+    return {"id": card.id, "face": card.face}
+
+
+def audience_json(event: Event) -> str | list[int]:
+    if event.audience is None:
+        return "public"
+    return sorted(event.audience)
+
+
+class Match:
+    """One game between seats; `run()` plays it to the end."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seats: Sequence[SeatClient],
+        seed: int,
+        *,
+        game_id: str = "game",
+        time_control: TimeControl = DEFAULT_TIME_CONTROL,
+        on_log: LogSink | None = None,
+    ) -> None:
+        ruleset.check_seats(len(seats))
+        self.ruleset = ruleset
+        self.game = ruleset.game
+        self.seats = list(seats)
+        self.seed = seed
+        self.game_id = game_id
+        self.time_control = time_control
+        self.state: GameState = ruleset.new_state(len(seats), seed)
+        self.records = [SeatRecord(s.name, bank_left=time_control.bank_seconds) for s in self.seats]
+        self.log: list[dict[str, Any]] = []
+        self._on_log = on_log
+        self._default_rng = random.Random(f"{ruleset.id}/{seed}/defaults")
+        self._next_request_id = 1
+        self._seq = 0
+
+    # -- log and events ---------------------------------------------------------
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        self.log.append(entry)
+        if self._on_log is not None:
+            self._on_log(entry)
+
+    def _publish(self, events: Sequence[Event]) -> None:
+        for event in events:
+            self._seq += 1
+            self._record(
+                {
+                    "type": "event",
+                    "seq": self._seq,
+                    "kind": event.kind,
+                    "text": event.text,
+                    "seat": event.seat,
+                    "cards": [card_json(c) for c in event.cards],
+                    "audience": audience_json(event),
+                }
+            )
+            message = pb.PlayResponse(event=wire.event_message(self._seq, event))
+            for index, seat in enumerate(self.seats):
+                if event.visible_to(index) and seat.alive:
+                    seat.send(message)
+
+    # -- decisions --------------------------------------------------------------
+
+    def _request(
+        self, seat_index: int, deciders: Sequence[int]
+    ) -> tuple[pb.DecisionRequest, float]:
+        record = self.records[seat_index]
+        limit = self.time_control.move_seconds + max(record.bank_left, 0.0)
+        observation = wire.observation_message(self.game, self.state.observe(seat_index))
+        actions = self.state.legal_actions(seat_index)
+        request = pb.DecisionRequest(
+            request_id=self._next_request_id,
+            observation=observation,
+            legal_actions=wire.action_messages(self.game, actions),
+            deadline_ms=int(limit * 1000),
+            time_bank_ms=int(max(record.bank_left, 0.0) * 1000),
+            out_of_turn=self._is_out_of_turn(seat_index),
+            simultaneous=len(deciders) > 1,
+        )
+        self._next_request_id += 1
+        return request, limit
+
+    def _is_out_of_turn(self, seat_index: int) -> bool:
+        turn = self.state.in_turn()
+        return turn is not None and turn != seat_index
+
+    async def _ask(self, seat_index: int, request: pb.DecisionRequest, limit: float) -> Reply:
+        seat = self.seats[seat_index]
+        if not seat.alive:
+            return Reply(None, Fault.CRASHED, 0.0)
+        return await seat.decide(request, limit)
+
+    def _settle(
+        self, seat_index: int, request: pb.DecisionRequest, reply: Reply
+    ) -> tuple[Action, Fault | None]:
+        """Turn a reply into the action played, charging time and faults."""
+        record = self.records[seat_index]
+        actions = self.state.legal_actions(seat_index)
+        record.decisions += 1
+        record.time_used += reply.elapsed
+        if reply.fault is None:
+            record.round_trips.append(reply.elapsed)
+        over = reply.elapsed - self.time_control.move_seconds
+        if over > 0:
+            record.bank_left -= over
+        fault = reply.fault
+        if fault is None and (reply.index is None or not 0 <= reply.index < len(actions)):
+            fault = Fault.ILLEGAL
+        stale = self.seats[seat_index].take_stale_replies()
+        record.faults.extend([Fault.STALE] * stale)
+        if fault is not None:
+            if fault is Fault.CRASHED and record.crashed:
+                pass  # counted once, when the seat died
+            else:
+                record.faults.append(fault)
+            record.crashed = record.crashed or fault is Fault.CRASHED
+            return actions[self._default_rng.randrange(len(actions))], fault
+        assert reply.index is not None
+        return actions[reply.index], None
+
+    async def _decide_round(self) -> list[Event]:
+        deciders = self.state.deciders()
+        requests = {s: self._request(s, deciders) for s in deciders}
+        replies = await asyncio.gather(*(self._ask(s, *requests[s]) for s in deciders))
+        choices: dict[int, Action] = {}
+        for seat_index, reply in zip(deciders, replies):
+            request, _ = requests[seat_index]
+            action, fault = self._settle(seat_index, request, reply)
+            choices[seat_index] = action
+            entry: dict[str, Any] = {
+                "type": "decision",
+                "seat": seat_index,
+                "request_id": request.request_id,
+                "action": action.label,
+            }
+            if fault is not None:
+                entry["fault"] = fault.label
+            self._record(entry)
+        return self.state.apply(choices)
+
+    # -- the game ---------------------------------------------------------------
+
+    def _game_start(self, seat_index: int) -> pb.PlayResponse:
+        return pb.PlayResponse(
+            game_start=pb.GameStart(
+                game_id=self.game_id,
+                ruleset=self.ruleset.id,
+                seat=seat_index,
+                seats=len(self.seats),
+                seat_names=[s.name for s in self.seats],
+            )
+        )
+
+    def _game_end(self, result: Result) -> pb.PlayResponse:
+        return pb.PlayResponse(
+            game_end=pb.GameEnd(
+                game_id=self.game_id,
+                seats=[
+                    pb.SeatResult(
+                        bot_name=rec.name,
+                        score=score,
+                        place=place,
+                        faults=[f.value for f in rec.faults],  # type: ignore[misc]
+                    )
+                    for rec, score, place in zip(self.records, result.scores, result.places)
+                ],
+                hands=[pb.HandScores(scores=list(h)) for h in result.hand_scores],
+            )
+        )
+
+    async def run(self) -> MatchResult:
+        self._record(
+            {
+                "type": "game",
+                "game_id": self.game_id,
+                "ruleset": self.ruleset.id,
+                "seed": self.seed,
+                "seats": [s.name for s in self.seats],
+            }
+        )
+        for index, seat in enumerate(self.seats):
+            if seat.alive:
+                seat.send(self._game_start(index))
+        self._publish(self.state.opening_events())
+        while not self.state.is_over:
+            self._publish(await self._decide_round())
+        result = self.state.result()
+        self._record(
+            {
+                "type": "result",
+                "scores": list(result.scores),
+                "places": list(result.places),
+                "hands": [list(h) for h in result.hand_scores],
+                "faults": [rec.fault_counts() for rec in self.records],
+            }
+        )
+        end = self._game_end(result)
+        for seat in self.seats:
+            if seat.alive:
+                seat.send(end)
+        return MatchResult(self.ruleset.id, self.seed, result, self.records, self.log)

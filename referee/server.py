@@ -1,0 +1,244 @@
+"""The gRPC service bots connect to. It knows nothing of any game's rules.
+
+Every bot process the referee launches gets a secret; the first message of
+its Play stream must present it, which binds the stream to that bot's
+`BotSlot`. The match then drives the slot as a SeatClient: one decision
+request at a time, each answered by a Decision with the same request id.
+By default the server listens on a Unix socket in a fresh 0700 directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import shutil
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from referee.seats import Fault, Reply
+from referee.v1 import referee_pb2 as pb
+from referee.v1 import referee_pb2_grpc as pb_grpc
+
+PROTOCOL_VERSION = 1
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["RefereeService"].full_name
+MAX_RECEIVE_BYTES = 1 << 20
+MAX_SEND_BYTES = 16 << 20
+
+
+class BotGone(Exception):
+    """The bot's stream ended while a decision was pending."""
+
+
+class BotSlot:
+    """One launched bot process as seen by the server, and a seat for the match."""
+
+    def __init__(self, secret: str, label: str) -> None:
+        self.secret = secret
+        self.label = label
+        self.bot_name = ""
+        self.connected = asyncio.Event()
+        self.protocol_errors = 0
+        self._bound = False
+        self._alive = True
+        self._outbox: asyncio.Queue[pb.PlayResponse | None] = asyncio.Queue()
+        self._pending: tuple[int, asyncio.Future[tuple[int, float]]] | None = None
+        self._stale = 0
+
+    # -- SeatClient ---------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    @property
+    def alive(self) -> bool:
+        return self._alive
+
+    def send(self, message: pb.PlayResponse) -> None:
+        if self._alive:
+            self._outbox.put_nowait(message)
+
+    async def decide(self, request: pb.DecisionRequest, timeout: float) -> Reply:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[tuple[int, float]] = loop.create_future()
+        self._pending = (request.request_id, future)
+        sent = time.monotonic()
+        self.send(pb.PlayResponse(decision_request=request))
+        try:
+            index, received = await asyncio.wait_for(future, timeout)
+            return Reply(index, None, received - sent)
+        except TimeoutError:
+            return Reply(None, Fault.TIMEOUT, time.monotonic() - sent)
+        except BotGone:
+            return Reply(None, Fault.CRASHED, time.monotonic() - sent)
+        finally:
+            self._pending = None
+
+    def take_stale_replies(self) -> int:
+        stale, self._stale = self._stale, 0
+        return stale
+
+    # -- the stream's side -------------------------------------------------------
+
+    def bind(self, bot_name: str) -> None:
+        self._bound = True
+        self.bot_name = bot_name
+        self.connected.set()
+
+    @property
+    def bound(self) -> bool:
+        return self._bound
+
+    def on_decision(self, decision: pb.Decision) -> None:
+        received = time.monotonic()
+        pending = self._pending
+        if pending is None or pending[0] != decision.request_id or pending[1].done():
+            self._stale += 1
+            return
+        pending[1].set_result((decision.action_index, received))
+
+    def on_disconnect(self) -> None:
+        self._alive = False
+        self._outbox.put_nowait(None)
+        if self._pending is not None and not self._pending[1].done():
+            self._pending[1].set_exception(BotGone())
+
+    def close(self) -> None:
+        """End the bot's stream normally (after its last game)."""
+        self._outbox.put_nowait(None)
+
+    async def outgoing(self) -> AsyncIterator[pb.PlayResponse]:
+        while True:
+            message = await self._outbox.get()
+            if message is None:
+                return
+            yield message
+
+
+class RefereeServicer(pb_grpc.RefereeServiceServicer):
+    """Binds each Play stream to the slot whose secret it presents."""
+
+    def __init__(self) -> None:
+        self._slots: list[BotSlot] = []
+
+    def register(self, slot: BotSlot) -> None:
+        self._slots.append(slot)
+
+    def _find(self, secret: str) -> BotSlot | None:
+        for slot in self._slots:
+            if hmac.compare_digest(slot.secret.encode(), secret.encode()):
+                return slot
+        return None
+
+    async def Play(  # noqa: N802 - the name is the RPC's
+        self,
+        request_iterator: AsyncIterator[pb.PlayRequest],
+        context: grpc.aio.ServicerContext[pb.PlayRequest, pb.PlayResponse],
+    ) -> AsyncIterator[pb.PlayResponse]:
+        try:
+            first = await anext(aiter(request_iterator))
+        except StopAsyncIteration:
+            return
+        if first.WhichOneof("message") != "hello":
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a Hello"
+            )
+        hello = first.hello
+        if hello.protocol_version != PROTOCOL_VERSION:
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"this referee speaks protocol version {PROTOCOL_VERSION}, "
+                f"the bot sent {hello.protocol_version}",
+            )
+        slot = self._find(hello.secret)
+        if slot is None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown secret")
+        assert slot is not None
+        if slot.bound:
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, "this secret is already connected")
+        slot.bind(hello.bot_name)
+        reader = asyncio.create_task(self._read(request_iterator, slot))
+        try:
+            yield pb.PlayResponse(
+                welcome=pb.Welcome(protocol_version=PROTOCOL_VERSION, referee_version=_version())
+            )
+            async for message in slot.outgoing():
+                yield message
+        finally:
+            reader.cancel()
+            slot.on_disconnect()
+
+    @staticmethod
+    async def _read(request_iterator: AsyncIterator[pb.PlayRequest], slot: BotSlot) -> None:
+        try:
+            async for request in request_iterator:
+                if request.WhichOneof("message") == "decision":
+                    slot.on_decision(request.decision)
+                else:
+                    slot.protocol_errors += 1
+        except (grpc.aio.AioRpcError, asyncio.CancelledError):
+            pass
+        finally:
+            slot.on_disconnect()
+
+
+def _version() -> str:
+    from referee import __version__
+
+    return __version__
+
+
+class RefereeServer:
+    """The gRPC server with the referee, health and reflection services."""
+
+    def __init__(self, address: str | None = None) -> None:
+        self._socket_dir: Path | None = None
+        if address is None:
+            self._socket_dir = Path(tempfile.mkdtemp(prefix="referee-"))  # mode 0700
+            address = f"unix://{self._socket_dir / 'referee.sock'}"
+        self.address = address
+        self.servicer = RefereeServicer()
+        self._server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
+                ("grpc.max_send_message_length", MAX_SEND_BYTES),
+            ]
+        )
+        pb_grpc.add_RefereeServiceServicer_to_server(self.servicer, self._server)
+        self.health = HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
+        reflection.enable_server_reflection(
+            (
+                SERVICE_NAME,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            self._server,
+        )
+
+    async def start(self) -> None:
+        if self._server.add_insecure_port(self.address) == 0 and not self.address.startswith(
+            "unix"
+        ):
+            raise OSError(f"cannot listen on {self.address}")
+        await self._server.start()
+        serving = health_pb2.HealthCheckResponse.SERVING
+        await self.health.set("", serving)
+        await self.health.set(SERVICE_NAME, serving)
+
+    def register(self, secret: str, label: str) -> BotSlot:
+        slot = BotSlot(secret, label)
+        self.servicer.register(slot)
+        return slot
+
+    async def stop(self, grace: float = 0.5) -> None:
+        await self._server.stop(grace)
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)

@@ -1,0 +1,39 @@
+"""Random playouts shared by the conformance kit, transcripts and rule tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from referee.games.base import Action, Event, GameState, Ruleset
+
+MAX_ROUNDS = 200_000
+
+
+def random_choices(state: GameState, rng: random.Random) -> dict[int, Action]:
+    choices = {}
+    for seat in state.deciders():
+        actions = state.legal_actions(seat)
+        choices[seat] = actions[rng.randrange(len(actions))]
+    return choices
+
+
+def walk(state: GameState, rng: random.Random) -> Iterator[tuple[dict[int, Action], list[Event]]]:
+    """Advance `state` with random choices to the end, yielding each round."""
+    for _ in range(MAX_ROUNDS):
+        if state.is_over:
+            return
+        choices = random_choices(state, rng)
+        yield choices, state.apply(choices)
+    raise AssertionError(f"no end after {MAX_ROUNDS} decision rounds")
+
+
+def play_out(ruleset: Ruleset, num_seats: int, seed: int) -> tuple[GameState, list[str]]:
+    """A whole random game; returns the final state and its readable record."""
+    state = ruleset.new_state(num_seats, seed)
+    rng = random.Random(seed)
+    record = [f"{e.kind}|{e.audience}|{e.text}" for e in state.opening_events()]
+    for choices, events in walk(state, rng):
+        record += [f"choose|{s}|{a.label}" for s, a in sorted(choices.items())]
+        record += [f"{e.kind}|{e.audience}|{e.text}" for e in events]
+    return state, record

@@ -1,0 +1,174 @@
+"""The conformance kit: every registered ruleset must pass these.
+
+Random playouts over at least 500 seeds across all seat counts with the
+invariants checked at every step; determinism; hidden information as a
+hypothesis property (states that differ only in what a seat cannot see give
+that seat the same observation).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+from google.protobuf.message import Message
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import wire
+from referee.games import GAMES, parse_ruleset
+from referee.games.base import GameState, Ruleset, places_from_scores
+from referee.v1 import referee_pb2 as pb
+from tests.conformance.playout import play_out, random_choices, walk
+
+PLAYOUT_SEEDS = 500
+
+
+def rulesets() -> list[Ruleset]:
+    """Each game at its default options, plus every value of every option."""
+    found = []
+    for game in GAMES.values():
+        found.append(parse_ruleset(game.name))
+        for option in game.options:
+            for value in option.choices:
+                if value != option.default:
+                    found.append(parse_ruleset(f"{game.name}?{option.name}={value}"))
+    return found
+
+
+RULESETS = rulesets()
+IDS = [r.id for r in RULESETS]
+
+
+def seat_counts(ruleset: Ruleset) -> list[int]:
+    return list(range(ruleset.game.min_seats, ruleset.game.max_seats + 1))
+
+
+def check_invariants(state: GameState, ruleset: Ruleset, card_ids: Counter[int]) -> None:
+    assert Counter(c.id for c in state.all_cards()) == card_ids, "cards not conserved"
+    deciders = state.deciders()
+    if state.is_over:
+        assert deciders == ()
+        return
+    assert deciders, "a game that is not over must have a seat to decide"
+    assert len(set(deciders)) == len(deciders)
+    for seat in deciders:
+        assert 0 <= seat < state.num_seats
+        actions = state.legal_actions(seat)
+        assert actions, f"seat {seat} must decide but has no legal action"
+        labels = [a.label for a in actions]
+        assert len(set(labels)) == len(labels), f"two legal actions share a label: {labels}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_random_playouts_keep_invariants_and_end(ruleset: Ruleset) -> None:
+    counts = seat_counts(ruleset)
+    for i in range(max(PLAYOUT_SEEDS, len(counts))):
+        num_seats = counts[i % len(counts)]
+        state = ruleset.new_state(num_seats, seed=i)
+        card_ids = Counter(c.id for c in state.all_cards())
+        assert len(card_ids) == sum(card_ids.values()), "two cards share an id"
+        rng = random.Random(i)
+        check_invariants(state, ruleset, card_ids)
+        for _ in walk(state, rng):
+            check_invariants(state, ruleset, card_ids)
+        result = state.result()
+        assert len(result.scores) == len(result.places)
+        if not result.teams:
+            assert result.places == places_from_scores(result.scores)
+
+
+def assert_same_fields(value: object, message: Message) -> None:
+    """A dataclass and its proto message must name the same fields: nothing
+    the bot is promised may be silently left unset."""
+    ours = {f.name for f in dataclasses.fields(value)}  # type: ignore[arg-type]
+    theirs = set(message.DESCRIPTOR.fields_by_name)
+    assert ours == theirs, f"{type(value).__name__} vs {message.DESCRIPTOR.name}: {ours ^ theirs}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_observations_and_actions_fit_the_wire(ruleset: Ruleset) -> None:
+    wire_name = ruleset.game.wire_name
+    first = ruleset.new_state(ruleset.game.min_seats, seed=0)
+    assert_same_fields(first.observe(0), getattr(pb.Observation(), wire_name))
+    decider = first.deciders()[0]
+    assert_same_fields(first.legal_actions(decider)[0], getattr(pb.Action(), wire_name))
+    for num_seats in seat_counts(ruleset):
+        state = ruleset.new_state(num_seats, seed=num_seats)
+        rng = random.Random(num_seats)
+        for _ in walk(state, rng):
+            for seat in range(num_seats):
+                wire.observation_message(ruleset.game, state.observe(seat))
+            for seat in state.deciders():
+                wire.action_messages(ruleset.game, state.legal_actions(seat))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_same_seed_same_game(ruleset: Ruleset) -> None:
+    for num_seats in seat_counts(ruleset):
+        _, first = play_out(ruleset, num_seats, seed=1234)
+        _, second = play_out(ruleset, num_seats, seed=1234)
+        assert first == second
+        _, other = play_out(ruleset, num_seats, seed=4321)
+        assert first != other, "different seeds should give different games"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_observe_is_pure(ruleset: Ruleset) -> None:
+    num_seats = ruleset.game.min_seats
+    state = ruleset.new_state(num_seats, seed=5)
+    rng = random.Random(5)
+    for _ in walk(state, rng):
+        for seat in range(num_seats):
+            assert state.observe(seat) == state.observe(seat)
+
+
+def advance(ruleset: Ruleset, num_seats: int, seed: int, rounds: int) -> GameState:
+    state = ruleset.new_state(num_seats, seed)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        if state.is_over:
+            break
+        state.apply(random_choices(state, rng))
+    return state
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_hidden_cards_do_not_change_an_observation(ruleset: Ruleset, data: st.DataObject) -> None:
+    num_seats = data.draw(st.sampled_from(seat_counts(ruleset)), label="seats")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    rounds = data.draw(st.integers(0, 1500), label="rounds")
+    state = advance(ruleset, num_seats, seed, rounds)
+    seat = data.draw(st.integers(0, num_seats - 1), label="seat")
+    other = state.resample_hidden(seat, random.Random(data.draw(st.integers(0, 2**32 - 1))))
+    assert other.observe(seat) == state.observe(seat)
+    assert sorted(c.id for c in other.all_cards()) == sorted(c.id for c in state.all_cards())
+    if not state.is_over:
+        assert other.deciders() == state.deciders()
+        for decider in state.deciders():
+            if decider == seat:
+                assert other.legal_actions(seat) == state.legal_actions(seat)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_resampling_really_moves_hidden_cards(ruleset: Ruleset) -> None:
+    """Guards the property above against a resample that changes nothing."""
+    if ruleset.game.max_seats == 1 and not ruleset.game.name.startswith("thieves"):
+        pytest.skip("a one-seat game with no hidden cards")
+    changed = 0
+    for seed in range(40):
+        num_seats = ruleset.game.max_seats
+        state = advance(ruleset, num_seats, seed, rounds=seed * 3)
+        other = state.resample_hidden(0, random.Random(seed))
+        seen_by_others = [state.observe(s) for s in range(1, num_seats)]
+        if [other.observe(s) for s in range(1, num_seats)] != seen_by_others or (
+            state.is_over is False
+            and other.clone().apply(random_choices(other, random.Random(1)))
+            != state.clone().apply(random_choices(state, random.Random(1)))
+        ):
+            changed += 1
+    assert changed >= 20, f"resample_hidden changed hidden cards in only {changed} of 40 states"

@@ -1,0 +1,201 @@
+"""The referee end to end: real bot processes, the real gRPC server over a Unix socket.
+
+Each test plays Thief between bot processes and checks what the referee did:
+scores and places, faults recorded against the right seat, default actions
+for a dead bot, no process left behind, and that nothing a seat may not see
+ever reached it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from referee.bots import BotLaunchError, BotSpec
+from referee.games import parse_ruleset
+from referee.match import MatchResult, TimeControl
+from referee.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_BOT = f"{sys.executable} {ROOT / 'sample_bots/python/random_bot.py'}"
+ODD_BOT = f"{sys.executable} {ROOT / 'tests/bots/odd_bot.py'}"
+THIEF = parse_ruleset("thief")
+
+
+def odd(mode: str, name: str | None = None) -> BotSpec:
+    return BotSpec(f"env BOT_MODE={mode} {ODD_BOT}", name=name or f"odd-{mode.split('=')[0]}")
+
+
+def play(
+    specs: list[BotSpec], seed: int = 3, time_control: TimeControl | None = None
+) -> tuple[MatchResult, Session]:
+    async def go() -> tuple[MatchResult, Session]:
+        async with Session(specs, time_control=time_control or TimeControl(2.0, 5.0, 15.0)) as s:
+            return await s.play(THIEF, seed), s
+
+    return asyncio.run(go())
+
+
+def assert_all_gone(session: Session) -> None:
+    for process in session.processes:
+        assert process.exit_code is not None, f"{process.spec.command} still running"
+
+
+def test_random_bots_play_a_whole_game() -> None:
+    result, session = play([BotSpec(RANDOM_BOT, name=f"r{i}") for i in range(3)])
+    assert [r.name for r in result.seats] == ["r0", "r1", "r2"]
+    assert sum(r.decisions for r in result.seats) > 20
+    assert all(not r.faults for r in result.seats)
+    assert sorted(result.result.places)[0] == 1
+    assert len(result.result.hand_scores) == 3, "Thief is one hand per player"
+    assert result.log[-1]["type"] == "result"
+    assert_all_gone(session)
+
+
+def test_illegal_answers_are_faults_and_get_a_legal_action() -> None:
+    result, session = play([odd("illegal"), BotSpec(RANDOM_BOT, name="random")])
+    illegal, fine = result.seats
+    assert illegal.faults and {f.label for f in illegal.faults} == {"illegal"}
+    assert len(illegal.faults) == illegal.decisions
+    assert not fine.faults
+    faults = [e for e in result.log if e["type"] == "decision" and e.get("fault")]
+    assert faults and all(e["seat"] == 0 for e in faults)
+    assert_all_gone(session)
+
+
+def test_a_late_answer_is_a_timeout() -> None:
+    tc = TimeControl(move_seconds=0.05, bank_seconds=0.1, startup_seconds=15)
+    result, session = play([odd("sleep=0.3"), BotSpec(RANDOM_BOT, name="random")], time_control=tc)
+    slow, fine = result.seats
+    assert slow.fault_counts().get("timeout", 0) >= 1
+    # Late replies arrive for requests no longer pending: they are stale, never applied.
+    assert slow.fault_counts().get("stale", 0) >= 1
+    assert slow.bank_left < 0.1
+    assert not fine.faults
+    assert_all_gone(session)
+
+
+def test_a_reply_to_another_request_id_is_stale() -> None:
+    result, _ = play([odd("stale"), BotSpec(RANDOM_BOT, name="random")])
+    stale = result.seats[0]
+    assert stale.fault_counts()["stale"] == stale.decisions
+    assert "illegal" not in stale.fault_counts()
+
+
+def test_a_bot_that_dies_gets_default_actions_to_the_end() -> None:
+    result, session = play([odd("die_after=3"), BotSpec(RANDOM_BOT, name="random")])
+    dead, fine = result.seats
+    assert dead.faults == [dead.faults[0]] and dead.faults[0].label == "crashed"
+    assert dead.crashed
+    crashed_moves = [
+        e for e in result.log if e["type"] == "decision" and e.get("fault") == "crashed"
+    ]
+    assert len(crashed_moves) == dead.decisions - 2
+    assert not fine.faults
+    assert result.log[-1]["type"] == "result"
+    assert_all_gone(session)
+
+
+def test_a_bot_that_exits_at_start_is_a_clear_error() -> None:
+    with pytest.raises(
+        BotLaunchError, match=r"exited with code 5 before connecting: odd_bot: told"
+    ):
+        play([odd("exit_start"), BotSpec(RANDOM_BOT)])
+
+
+def test_a_bot_that_never_connects_is_a_clear_error() -> None:
+    tc = TimeControl(startup_seconds=1.0)
+    with pytest.raises(BotLaunchError, match="did not connect within 1 s"):
+        play([odd("hang_start"), BotSpec(RANDOM_BOT)], time_control=tc)
+
+
+def test_a_wrong_secret_is_refused_and_never_gets_a_seat() -> None:
+    spec = BotSpec(f"env BOT_SECRET_OVERRIDE=guess {ODD_BOT}", name="thief-of-seats")
+    with pytest.raises(BotLaunchError, match="thief-of-seats"):
+        play([spec, BotSpec(RANDOM_BOT)], time_control=TimeControl(startup_seconds=2.0))
+
+
+def messages(path: Path) -> Iterator[dict[str, object]]:
+    with open(path) as f:
+        for line in f:
+            yield json.loads(line)
+
+
+def test_each_seat_receives_only_what_it_may_see(tmp_path: Path) -> None:
+    records = [tmp_path / f"seat{i}.jsonl" for i in range(3)]
+    specs = [odd(f"record={r}", name=f"rec{i}") for i, r in enumerate(records)]
+    result, _ = play(specs, seed=11)
+    full_log = result.log
+    for seat, record in enumerate(records):
+        got = list(messages(record))
+        starts = [m["gameStart"] for m in got if "gameStart" in m]
+        assert starts[0].get("seat", 0) == seat
+        got_seqs = [int(m["event"]["seq"]) for m in got if "event" in m]
+        allowed = [
+            e["seq"]
+            for e in full_log
+            if e["type"] == "event" and (e["audience"] == "public" or seat in e["audience"])
+        ]
+        assert got_seqs == allowed, f"seat {seat} got events it may not see, or missed some"
+        # No message may name a card the seat was never shown in an event it may see.
+        shown = {
+            c["id"]
+            for e in full_log
+            if e["type"] == "event" and e["seq"] in set(allowed)
+            for c in e["cards"]
+        }
+        named = set(card_ids(got))
+        assert named, "the recording bot saw no cards at all"
+        assert named <= shown, f"seat {seat} was told of cards {sorted(named - shown)}"
+
+
+def card_ids(value: object) -> Iterator[int]:
+    """Every card id in a JSON-decoded message (a card is a dict with a rank)."""
+    if isinstance(value, dict):
+        if "rank" in value and "id" in value:
+            yield int(value["id"])
+        for item in value.values():
+            yield from card_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from card_ids(item)
+
+
+def test_health_and_reflection_are_served() -> None:
+    async def go() -> tuple[int, list[str]]:
+        async with Session([BotSpec(RANDOM_BOT)] * 2) as session:
+            async with grpc.aio.insecure_channel(session.server.address) as channel:
+                health = health_pb2_grpc.HealthStub(channel)
+                reply = await health.Check(
+                    health_pb2.HealthCheckRequest(service="referee.v1.RefereeService")
+                )
+                stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+                names: list[str] = []
+                async for response in stub.ServerReflectionInfo(
+                    iter([reflection_pb2.ServerReflectionRequest(list_services="")])
+                ):
+                    names = [s.name for s in response.list_services_response.service]
+                return reply.status, names
+
+    status, names = asyncio.run(go())
+    assert status == health_pb2.HealthCheckResponse.SERVING
+    assert "referee.v1.RefereeService" in names
+    assert "grpc.health.v1.Health" in names
+
+
+def test_the_socket_lives_in_a_private_directory() -> None:
+    async def go() -> int:
+        async with Session([BotSpec(RANDOM_BOT)] * 2) as session:
+            path = Path(session.server.address.removeprefix("unix://"))
+            return os.stat(path.parent).st_mode & 0o777
+
+    assert asyncio.run(go()) == 0o700
