@@ -73,6 +73,10 @@ class Card:
         if (self.rank is Rank.JOKER) != (self.suit is None):
             raise ValueError(f"card {self.id}: jokers, and only jokers, have no suit")
 
+    def __hash__(self) -> int:
+        # Ids are unique within a game; hashing by id alone keeps dict and set use cheap.
+        return self.id
+
     @property
     def is_joker(self) -> bool:
         return self.rank is Rank.JOKER

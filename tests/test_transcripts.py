@@ -32,8 +32,14 @@ def seats_for(ruleset: Ruleset) -> int:
 
 
 def event_line(event: Event) -> str:
-    who = "all" if event.audience is None else (
-        "referee" if not event.audience else "seat " + ",".join(map(str, sorted(event.audience)))
+    who = (
+        "all"
+        if event.audience is None
+        else (
+            "referee"
+            if not event.audience
+            else "seat " + ",".join(map(str, sorted(event.audience)))
+        )
     )
     return f"  [{who}] {event.text}"
 

@@ -283,12 +283,11 @@ class ThiefState(GameState):
                     public("dealer_tie", "the draw deck ran out; the lowest tied seat deals")
                 )
                 break
-            drawn: dict[int, Card] = {}
-            for seat in contenders:
-                drawn[seat] = deck[pos]
-                pos += 1
-                text = f"seat {seat} draws {deck[pos - 1].face} for the deal"
-                events.append(public("dealer_draw", text, seat, (drawn[seat],)))
+            drawn = dict(zip(contenders, deck[pos : pos + len(contenders)], strict=True))
+            pos += len(contenders)
+            for seat, card in drawn.items():
+                text = f"seat {seat} draws {card.face} for the deal"
+                events.append(public("dealer_draw", text, seat, (card,)))
             best = max(c.rank for c in drawn.values())
             contenders = [s for s in contenders if drawn[s].rank == best]
             if len(contenders) > 1:

@@ -381,9 +381,7 @@ def score_discard(view: View, card: cards_pb2.Card) -> float:
         # A wild on the discard pile is a gift and a lost weapon.
         return -(card_points(card.rank) * 2.0 + hold_value(view, card, hand) + 100.0)
     hidden = view.hidden[card.rank]
-    p_taken = 1.0 - (1.0 - chance_any(hidden, view.hidden_total, 3)) ** max(
-        1, len(view.opponents)
-    )
+    p_taken = 1.0 - (1.0 - chance_any(hidden, view.hidden_total, 3)) ** max(1, len(view.opponents))
     gift = p_taken * (card_points(card.rank) + 5.0) * view.mean_weight()
     pairing = chance_any(hidden, view.hidden_total, 1) * 2.0 * card_points(card.rank)
     return -(gift + pairing + hold_value(view, card, hand))
