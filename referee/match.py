@@ -111,6 +111,8 @@ class Match:
             self._on_log(entry)
 
     def _publish(self, events: Sequence[Event]) -> None:
+        """Log every event; send each seat, in one message, those it may see."""
+        per_seat: list[list[pb.Event]] = [[] for _ in self.seats]
         for event in events:
             self._seq += 1
             self._record(
@@ -124,10 +126,13 @@ class Match:
                     "audience": audience_json(event),
                 }
             )
-            message = pb.PlayResponse(event=wire.event_message(self._seq, event))
-            for index, seat in enumerate(self.seats):
-                if event.visible_to(index) and seat.alive:
-                    seat.send(message)
+            message = wire.event_message(self._seq, event)
+            for index, batch in enumerate(per_seat):
+                if event.visible_to(index):
+                    batch.append(message)
+        for seat, batch in zip(self.seats, per_seat):
+            if batch and seat.alive:
+                seat.send(pb.PlayResponse(events=pb.Events(events=batch)))
 
     # -- decisions --------------------------------------------------------------
 

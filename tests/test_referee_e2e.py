@@ -139,7 +139,7 @@ def test_each_seat_receives_only_what_it_may_see(tmp_path: Path) -> None:
         got = list(messages(record))
         starts = [m["gameStart"] for m in got if "gameStart" in m]
         assert starts[0].get("seat", 0) == seat
-        got_seqs = [int(m["event"]["seq"]) for m in got if "event" in m]
+        got_seqs = [int(e["seq"]) for m in got if "events" in m for e in m["events"]["events"]]
         allowed = [
             e["seq"]
             for e in full_log

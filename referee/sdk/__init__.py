@@ -86,8 +86,9 @@ def run(bot: Bot, address: str | None = None, secret: str | None = None) -> None
                     )
                 elif kind == "game_start":
                     bot.on_game_start(message.game_start)
-                elif kind == "event":
-                    bot.on_event(message.event)
+                elif kind == "events":
+                    for event in message.events.events:
+                        bot.on_event(event)
                 elif kind == "game_end":
                     bot.on_game_end(message.game_end)
         finally:

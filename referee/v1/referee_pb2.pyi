@@ -82,7 +82,7 @@ class PlayResponse(_message.Message):
     WELCOME_FIELD_NUMBER: _builtins.int
     GAME_START_FIELD_NUMBER: _builtins.int
     DECISION_REQUEST_FIELD_NUMBER: _builtins.int
-    EVENT_FIELD_NUMBER: _builtins.int
+    EVENTS_FIELD_NUMBER: _builtins.int
     GAME_END_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def welcome(self) -> Global___Welcome: ...
@@ -91,7 +91,7 @@ class PlayResponse(_message.Message):
     @_builtins.property
     def decision_request(self) -> Global___DecisionRequest: ...
     @_builtins.property
-    def event(self) -> Global___Event: ...
+    def events(self) -> Global___Events: ...
     @_builtins.property
     def game_end(self) -> Global___GameEnd: ...
     def __init__(
@@ -100,14 +100,14 @@ class PlayResponse(_message.Message):
         welcome: Global___Welcome | None = ...,
         game_start: Global___GameStart | None = ...,
         decision_request: Global___DecisionRequest | None = ...,
-        event: Global___Event | None = ...,
+        events: Global___Events | None = ...,
         game_end: Global___GameEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["decision_request", b"decision_request", "event", b"event", "game_end", b"game_end", "game_start", b"game_start", "message", b"message", "welcome", b"welcome"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decision_request", b"decision_request", "events", b"events", "game_end", b"game_end", "game_start", b"game_start", "message", b"message", "welcome", b"welcome"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_request", b"decision_request", "event", b"event", "game_end", b"game_end", "game_start", b"game_start", "message", b"message", "welcome", b"welcome"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_request", b"decision_request", "events", b"events", "game_end", b"game_end", "game_start", b"game_start", "message", b"message", "welcome", b"welcome"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["welcome", "game_start", "decision_request", "event", "game_end"]  # noqa: Y015
+    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["welcome", "game_start", "decision_request", "events", "game_end"]  # noqa: Y015
     _WhichOneofArgType_message: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_message) -> _WhichOneofReturnType_message | None: ...
 
@@ -323,6 +323,30 @@ class Decision(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Decision: _TypeAlias = Decision  # noqa: Y015
+
+@_typing.final
+class Events(_message.Message):
+    """What happened since the last Events message that this seat may see, in
+    order: everything one state change produced, sent as one message.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]: ...
+    def __init__(
+        self,
+        *,
+        events: _abc.Iterable[Global___Event] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Events: _TypeAlias = Events  # noqa: Y015
 
 @_typing.final
 class Event(_message.Message):

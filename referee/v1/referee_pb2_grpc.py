@@ -55,7 +55,7 @@ class RefereeServiceServicer:
     def Play(self, request_iterator, context):
         """One stream per bot process, for as many games as the referee plays with
         it. The bot's first message must be a Hello; the referee answers with a
-        Welcome, then sends GameStart, DecisionRequest, Event and GameEnd
+        Welcome, then sends GameStart, DecisionRequest, Events and GameEnd
         messages. The bot answers every DecisionRequest with one Decision.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

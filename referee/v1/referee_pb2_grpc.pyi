@@ -40,7 +40,7 @@ class RefereeServiceStub:
     Play: _grpc.StreamStreamMultiCallable[_referee_pb2.PlayRequest, _referee_pb2.PlayResponse]
     """One stream per bot process, for as many games as the referee plays with
     it. The bot's first message must be a Hello; the referee answers with a
-    Welcome, then sends GameStart, DecisionRequest, Event and GameEnd
+    Welcome, then sends GameStart, DecisionRequest, Events and GameEnd
     messages. The bot answers every DecisionRequest with one Decision.
     """
 
@@ -56,7 +56,7 @@ class RefereeServiceAsyncStub(RefereeServiceStub):
     Play: _aio.StreamStreamMultiCallable[_referee_pb2.PlayRequest, _referee_pb2.PlayResponse]  # type: ignore[assignment]
     """One stream per bot process, for as many games as the referee plays with
     it. The bot's first message must be a Hello; the referee answers with a
-    Welcome, then sends GameStart, DecisionRequest, Event and GameEnd
+    Welcome, then sends GameStart, DecisionRequest, Events and GameEnd
     messages. The bot answers every DecisionRequest with one Decision.
     """
 
@@ -75,7 +75,7 @@ class RefereeServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_referee_pb2.PlayResponse], _abc.AsyncIterator[_referee_pb2.PlayResponse]]:
         """One stream per bot process, for as many games as the referee plays with
         it. The bot's first message must be a Hello; the referee answers with a
-        Welcome, then sends GameStart, DecisionRequest, Event and GameEnd
+        Welcome, then sends GameStart, DecisionRequest, Events and GameEnd
         messages. The bot answers every DecisionRequest with one Decision.
         """
 

@@ -154,8 +154,11 @@ function main() {
         });
         break;
       }
-      case 'event':
-        debug(`event #${response.event.seq} ${response.event.kind}: ${response.event.text}`);
+      case 'events':
+        // Everything one state change produced that this seat may see, in order.
+        for (const event of response.events.events) {
+          debug(`event #${event.seq} ${event.kind}: ${event.text}`);
+        }
         break;
       case 'game_end': {
         const end = response.game_end;
