@@ -11,6 +11,7 @@ through SeatClient.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,12 @@ class MatchResult:
 
 
 LogSink = Callable[[dict[str, Any]], None]
+
+
+def bot_seed(ruleset_id: str, seed: int, seat: int) -> int:
+    """The seed a bot gets for its own randomness: fixed by deal and seat."""
+    digest = hashlib.sha256(f"{ruleset_id}/{seed}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def card_json(card: Any) -> dict[str, Any]:
@@ -223,6 +230,7 @@ class Match:
                 seat=seat_index,
                 seats=len(self.seats),
                 seat_names=[s.name for s in self.seats],
+                seed=bot_seed(self.ruleset.id, self.seed, seat_index),
             )
         )
 

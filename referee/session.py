@@ -137,7 +137,7 @@ class Session:
         for slot in self.slots:
             slot.close()
         # Give well-behaved bots a moment to see the end of their stream.
-        for _ in range(20):
+        for _ in range(60):
             if all(p.exit_code is not None for p in self.processes):
                 break
             await asyncio.sleep(WATCH_INTERVAL)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -65,8 +66,10 @@ def test_play_is_reproducible_with_python_js_and_heuristic_bots(tmp_path: Path) 
         assert "place" in out.stdout and "score" in out.stdout
         logs.append(log.read_text())
     assert logs[0] == logs[1], "the same seed and bots must give the same log"
-    assert '"type": "result"' in logs[0]
-    assert "fault" not in logs[0]
+    entries = [json.loads(line) for line in logs[0].splitlines()]
+    assert entries[0]["seats"] == ["random", "js-random", "thief-heuristic"]
+    assert entries[-1]["type"] == "result" and entries[-1]["faults"] == [{}, {}, {}]
+    assert not [e for e in entries if e.get("fault")]
 
 
 @pytest.mark.parametrize(

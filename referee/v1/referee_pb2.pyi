@@ -174,6 +174,7 @@ class GameStart(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     SEAT_NAMES_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """Unique within the referee run."""
     ruleset: _builtins.str
@@ -181,6 +182,11 @@ class GameStart(_message.Message):
     seat: _builtins.int
     """This bot's seat, 0-based, and the number of seats."""
     seats: _builtins.int
+    seed: _builtins.int
+    """A seed for the bot's own randomness in this game, derived from the deal
+    and the seat: a bot that reseeds from it plays the same game again when
+    the game is replayed or a tournament is resumed.
+    """
     @_builtins.property
     def seat_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The bot names at each seat, for display."""
@@ -193,10 +199,11 @@ class GameStart(_message.Message):
         seat: _builtins.int = ...,
         seats: _builtins.int = ...,
         seat_names: _abc.Iterable[_builtins.str] | None = ...,
+        seed: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "ruleset", b"ruleset", "seat", b"seat", "seat_names", b"seat_names", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id", "ruleset", b"ruleset", "seat", b"seat", "seat_names", b"seat_names", "seats", b"seats", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -11,7 +11,8 @@
 // Optional:
 //   REFEREE_BOT_NAME  the name sent in the Hello (default "js-random")
 //   REFEREE_PROTO_DIR the root holding referee/v1/*.proto (default ../../proto)
-//   BOT_SEED          seed for the random choices (default: from the secret)
+//   BOT_SEED          fixed seed for the random choices (default: the seed the
+//                     referee sends with each game start)
 //   BOT_VERBOSE       if set, log games and events to stderr
 //
 // stdout is left alone; all logging goes to stderr.
@@ -72,7 +73,7 @@ function makeSeed() {
   return secret ? hashString(secret) : Date.now() >>> 0;
 }
 
-const random = mulberry32(makeSeed());
+let random = mulberry32(makeSeed());
 
 // --- The "strategy" -----------------------------------------------------------
 
@@ -138,6 +139,8 @@ function main() {
       case 'game_start': {
         const start = response.game_start;
         seat = start.seat;
+        // Reseed per game (unless BOT_SEED overrides), so a replayed game repeats.
+        if (!process.env.BOT_SEED) random = mulberry32(hashString(String(start.seed)));
         debug(`game ${start.game_id} (${start.ruleset}): seat ${seat} of ` +
           `${start.seats} [${start.seat_names.join(', ')}]`);
         break;

@@ -193,11 +193,11 @@ class View:
 
 
 def hold_value(view: View, card: cards_pb2.Card, hand: Sequence[cards_pb2.Card]) -> float:
-    """The option value of keeping `card` in hand rather than playing it.
+    """The option value of keeping `card` in hand rather than playing it now.
 
     Wilds are worth keeping for a bigger steal or a re-capture; a natural is
-    worth keeping when it guards the bot's own top set (it could take that
-    set back) or threatens an opponent's top set next turn."""
+    worth keeping when it is the only card that could take back the bot's own
+    top set if that is stolen."""
     factor = view.stock_factor()
     if factor <= 0.0:
         return 0.0
@@ -205,44 +205,52 @@ def hold_value(view: View, card: cards_pb2.Card, hand: Sequence[cards_pb2.Card])
         return HOLD_JOKER * factor
     if card.rank == TWO:
         return HOLD_TWO * factor
-    value = 0.0
     mine = view.top_set(view.me)
-    if mine and set_rank(mine) == card.rank:
-        # Only worth a lot if no other card in hand guards it too.
-        others = [c for c in hand if c.id != card.id and (is_wild(c.rank) or c.rank == card.rank)]
-        if not others:
-            value += GUARD_SHARE * set_points(mine) * factor
-    best_threat = 0.0
+    if not mine or set_rank(mine) != card.rank:
+        return 0.0
+    others = [c for c in hand if c.id != card.id and can_guard([c], card.rank)]
+    return 0.0 if others else GUARD_SHARE * set_points(mine) * factor
+
+
+def threat_value(view: View, card: cards_pb2.Card) -> float:
+    """What a natural in hand is worth as a steal next turn: the best
+    opponent top set whose top card has its rank (it may be covered or
+    stolen by then, hence only a share)."""
+    best = 0.0
     for seat in view.opponents:
         top = view.top_set(seat)
         if top and top[-1].rank == card.rank:
-            best_threat = max(best_threat, set_points(top) * (1.0 + view.weight(seat)))
-    return value + STEAL_THREAT_SHARE * best_threat * factor
+            best = max(best, set_points(top) * (1.0 + view.weight(seat)))
+    return STEAL_THREAT_SHARE * best * view.stock_factor()
 
 
-def steal_risk(view: View, top_card_rank: int, exclude: int) -> float:
-    """The chance that some opponent (other than `exclude`, usually the bot)
-    steals a set with top card of rank `top_card_rank` before the bot's
-    next turn. Jokers and 2s on top can only be taken by wilds."""
+def steal_risk(view: View, top_card_rank: int, spared: Iterable[int] = ()) -> float:
+    """The chance that some opponent steals a set whose top card has rank
+    `top_card_rank` before the bot's next turn. Jokers and 2s on top can only
+    be taken by wilds. Seats in `spared` have just shown they hold no taker
+    (they lost or declined an exchange over this set) and are left out."""
     if view.obs.stock_size == 0:
         return 0.0  # the hand ends with this turn
     matching = view.takers(top_card_rank)
+    skip = set(spared)
     keep = 1.0
     for seat in view.opponents:
-        if seat == exclude:
+        if seat in skip:
             continue
         p = chance_any(matching, view.hidden_total, view.hand_size(seat))
         keep *= 1.0 - STEAL_PROPENSITY * p
     return 1.0 - keep
 
 
-def exposure(view: View, cards: Sequence[cards_pb2.Card], guards: bool) -> float:
+def exposure(
+    view: View, cards: Sequence[cards_pb2.Card], guards: bool, spared: Iterable[int] = ()
+) -> float:
     """The expected relative loss of leaving the set `cards` on top of the
     bot's pile at the end of its turn. `guards` says the bot's remaining hand
     could take it back, which makes a theft much less costly."""
     if not cards:
         return 0.0
-    p = steal_risk(view, cards[-1].rank, exclude=view.me)
+    p = steal_risk(view, cards[-1].rank, spared)
     if guards:
         p *= 0.35
     return p * set_points(cards) * (1.0 + view.mean_weight())
@@ -359,8 +367,10 @@ def score_capture(
     hand_after = remaining_hand(list(view.obs.hand), action.cards)
     new_set = captured_set(view, action)
     old_set = view.top_set(view.me)
+    # A steal's victim just had its chance to take the set back.
+    spared = [action.target] if action.kind == Kind.THIEF_ACTION_KIND_STEAL else []
     before = exposure(view, old_set, can_guard(view.obs.hand, set_rank(old_set))) if old_set else 0
-    after = exposure(view, new_set, can_guard(hand_after, set_rank(new_set)))
+    after = exposure(view, new_set, can_guard(hand_after, set_rank(new_set)), spared)
     return gain + before - after
 
 
@@ -384,7 +394,7 @@ def score_discard(view: View, card: cards_pb2.Card) -> float:
     p_taken = 1.0 - (1.0 - chance_any(hidden, view.hidden_total, 3)) ** max(1, len(view.opponents))
     gift = p_taken * (card_points(card.rank) + 5.0) * view.mean_weight()
     pairing = chance_any(hidden, view.hidden_total, 1) * 2.0 * card_points(card.rank)
-    return -(gift + pairing + hold_value(view, card, hand))
+    return -(gift + pairing + hold_value(view, card, hand) + threat_value(view, card))
 
 
 def score_action(
