@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -53,6 +54,24 @@ class BotSpec:
         return Path(script).stem
 
 
+SETPRIV = shutil.which("setpriv")
+
+
+def _resolve(program: str, cwd: Path | None, command: str, label: str) -> str:
+    """The program's path, or a clear error if there is no such program."""
+    if "/" in program:
+        path = (cwd or Path.cwd()) / program
+        if not path.is_file():
+            raise BotLaunchError(f"bot {label}: command {program!r} not found (from {command!r})")
+        if not os.access(path, os.X_OK):
+            raise BotLaunchError(f"bot {label}: {program!r} is not executable")
+        return str(path)
+    found = shutil.which(program)
+    if found is None:
+        raise BotLaunchError(f"bot {label}: command {program!r} not found (from {command!r})")
+    return found
+
+
 class BotProcess:
     """A running bot; `kill()` ends it with everything it started in its group."""
 
@@ -76,6 +95,10 @@ class BotProcess:
         cwd = spec.cwd
         if cwd is not None and not cwd.is_dir():
             raise BotLaunchError(f"bot {label}: working directory {cwd} does not exist")
+        argv[0] = _resolve(argv[0], cwd, spec.command, label)
+        if SETPRIV is not None:
+            # The bot dies with the process that launched it, even by SIGKILL.
+            argv = [SETPRIV, "--pdeathsig", "KILL", "--", *argv]
         try:
             with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
                 process = subprocess.Popen(

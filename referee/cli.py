@@ -258,6 +258,117 @@ async def _play(
         return await session.play(ruleset, seed, on_log=on_log)
 
 
+@main.command("run")
+@click.argument("tournament_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--quiet", is_flag=True, help="Plain progress lines instead of the live display.")
+@click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="Worker processes (default: the file's parallel, else all cores).",
+)
+def run_command(tournament_file: Path, quiet: bool, workers: int | None) -> None:
+    """Run (or resume) the tournament described in TOURNAMENT_FILE."""
+    from referee.report.progress import LiveProgress, QuietProgress
+    from referee.report.standings import event_standings, render
+    from referee.store import Store, StoreError
+    from referee.tournament.config import ConfigError, load
+    from referee.tournament.runner import Plan, TournamentError, run
+
+    if workers is not None and workers < 1:
+        raise CliError("--workers must be at least 1")
+    console = Console()
+    try:
+        config = load(tournament_file)
+    except ConfigError as error:
+        raise CliError(f"{tournament_file}: {error}") from None
+
+    def announce(plan: Plan) -> None:
+        todo = (
+            f"{len(plan.todo)} to play on {plan.workers} worker(s)"
+            if plan.todo
+            else "nothing to play"
+        )
+        console.print(
+            f"[bold]{config.name}[/bold]: {plan.total} games in {len(config.events)} event(s); "
+            f"{plan.done} already played, {todo}; results in {config.database}",
+            highlight=False,
+        )
+
+    store = None
+    try:
+        store = Store(config.database)
+        progress = QuietProgress(console) if quiet else LiveProgress(console)
+        run(config, store, progress, workers, on_plan=announce)
+        console.print(render(event_standings(store)))
+    except (StoreError, TournamentError) as error:
+        raise CliError(str(error)) from None
+    finally:
+        if store is not None:
+            store.close()
+
+
+@main.command()
+@click.argument("database", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the standings as CSV.")
+def standings(database: Path, as_json: bool, as_csv: bool) -> None:
+    """Show the standings of a tournament's results DATABASE."""
+    from referee.report.standings import event_standings, render, to_csv, to_json
+    from referee.store import Store, StoreError
+
+    if as_json and as_csv:
+        raise CliError("choose one of --json and --csv")
+    try:
+        store = Store.open_existing(database)
+        events = event_standings(store)
+    except StoreError as error:
+        raise CliError(str(error)) from None
+    if as_json:
+        click.echo(to_json(events))
+    elif as_csv:
+        click.echo(to_csv(events), nl=False)
+    else:
+        Console().print(render(events))
+
+
+@main.command()
+@click.argument("database", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("game", required=False)
+@click.option(
+    "--view",
+    default="full",
+    show_default=True,
+    help="What to show: public, full, or a seat number (what that seat saw).",
+)
+def replay(database: Path, game: str | None, view: str) -> None:
+    """Replay a stored GAME (a key from the list printed without one)."""
+    from referee.store import Store, StoreError
+
+    if view not in ("public", "full") and not view.isdigit():
+        raise CliError(f"--view must be public, full or a seat number, not {view!r}")
+    try:
+        store = Store.open_existing(database)
+        if game is None:
+            for key in store.game_keys():
+                click.echo(key)
+            return
+        log = store.log(game)
+    except StoreError as error:
+        raise CliError(str(error)) from None
+    console = Console()
+    show = _printer(console, view, None)
+    for entry in log:
+        show(entry)
+        if entry["type"] == "launch_error":
+            console.print(f"[red]bot could not start[/red]: {entry['message']}", highlight=False)
+        if entry["type"] == "forfeit":
+            seat, faults = entry["seat"], entry["faults"]
+            console.print(f"[red]seat {seat} forfeits[/red] after {faults} faults")
+        if entry["type"] == "result":
+            console.print(f"scores {entry['scores']} places {entry['places']}", highlight=False)
+
+
 @main.command()
 @click.option("--game", "game", default="thief", show_default=True, help="Ruleset to measure.")
 @click.option("--seats", type=int, default=3, show_default=True)

@@ -14,7 +14,7 @@ import asyncio
 import hashlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee import wire
@@ -45,6 +45,7 @@ class SeatRecord:
     time_used: float = 0.0
     bank_left: float = 0.0
     crashed: bool = False
+    forfeited: bool = False
     round_trips: list[float] = field(default_factory=list)
 
     def fault_counts(self) -> dict[str, int]:
@@ -64,6 +65,25 @@ class MatchResult:
 
 
 LogSink = Callable[[dict[str, Any]], None]
+
+
+def forfeits_last(result: Result, forfeited: Sequence[bool]) -> Result:
+    """Places with every forfeited seat (and its partners) below every other
+    seat; within each group, places follow the scores."""
+    out = set(i for i, f in enumerate(forfeited) if f)
+    for team in result.teams:
+        if out & set(team):
+            out |= set(team)
+    if not out:
+        return result
+    scores = result.scores
+    stay = [i for i in range(len(scores)) if i not in out]
+    places = []
+    for i, score in enumerate(scores):
+        group = [j for j in range(len(scores)) if (j in out) == (i in out)]
+        above = sum(1 for j in group if scores[j] > score)
+        places.append(1 + above + (len(stay) if i in out else 0))
+    return replace(result, places=tuple(places))
 
 
 def bot_seed(ruleset_id: str, seed: int, seat: int) -> int:
@@ -93,6 +113,7 @@ class Match:
         *,
         game_id: str = "game",
         time_control: TimeControl = DEFAULT_TIME_CONTROL,
+        forfeit_after: int = 0,
         on_log: LogSink | None = None,
     ) -> None:
         ruleset.check_seats(len(seats))
@@ -102,6 +123,7 @@ class Match:
         self.seed = seed
         self.game_id = game_id
         self.time_control = time_control
+        self.forfeit_after = forfeit_after
         self.state: GameState = ruleset.new_state(len(seats), seed)
         self.records = [SeatRecord(s.name, bank_left=time_control.bank_seconds) for s in self.seats]
         self.log: list[dict[str, Any]] = []
@@ -168,6 +190,8 @@ class Match:
 
     async def _ask(self, seat_index: int, request: pb.DecisionRequest, limit: float) -> Reply:
         seat = self.seats[seat_index]
+        if self.records[seat_index].forfeited:
+            return Reply(None, None, 0.0)
         if not seat.alive:
             return Reply(None, Fault.CRASHED, 0.0)
         return await seat.decide(request, limit)
@@ -178,6 +202,8 @@ class Match:
         """Turn a reply into the action played, charging time and faults."""
         record = self.records[seat_index]
         actions = self.state.legal_actions(seat_index)
+        if record.forfeited:
+            return actions[self._default_rng.randrange(len(actions))], None
         record.decisions += 1
         record.time_used += reply.elapsed
         if reply.fault is None:
@@ -196,6 +222,9 @@ class Match:
             else:
                 record.faults.append(fault)
             record.crashed = record.crashed or fault is Fault.CRASHED
+            if self.forfeit_after and len(record.faults) >= self.forfeit_after:
+                record.forfeited = True
+                self._record({"type": "forfeit", "seat": seat_index, "faults": len(record.faults)})
             return actions[self._default_rng.randrange(len(actions))], fault
         assert reply.index is not None
         return actions[reply.index], None
@@ -262,12 +291,13 @@ class Match:
             }
         )
         for index, seat in enumerate(self.seats):
+            seat.take_stale_replies()  # replies left over from an earlier game
             if seat.alive:
                 seat.send(self._game_start(index))
         self._publish(self.state.opening_events())
         while not self.state.is_over:
             self._publish(await self._decide_round())
-        result = self.state.result()
+        result = forfeits_last(self.state.result(), [r.forfeited for r in self.records])
         self._record(
             {
                 "type": "result",

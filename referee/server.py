@@ -131,6 +131,10 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
     def register(self, slot: BotSlot) -> None:
         self._slots.append(slot)
 
+    def unregister(self, slot: BotSlot) -> None:
+        if slot in self._slots:
+            self._slots.remove(slot)
+
     def _find(self, secret: str) -> BotSlot | None:
         for slot in self._slots:
             if hmac.compare_digest(slot.secret.encode(), secret.encode()):
@@ -237,6 +241,10 @@ class RefereeServer:
         slot = BotSlot(secret, label)
         self.servicer.register(slot)
         return slot
+
+    def unregister(self, slot: BotSlot) -> None:
+        """Forget a slot: its secret no longer admits anyone."""
+        self.servicer.unregister(slot)
 
     async def stop(self, grace: float = 0.5) -> None:
         await self._server.stop(grace)

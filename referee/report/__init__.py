@@ -1,0 +1,1 @@
+"""Renderables and exports for people: standings tables, game replays."""

@@ -1,0 +1,1 @@
+"""Tournaments: files, schedules, workers and the runner."""

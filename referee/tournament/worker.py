@@ -1,0 +1,137 @@
+"""A worker process: its own referee server and bot processes, playing the
+games it takes from the queue and sending back each outcome.
+
+Workers die with the runner (PR_SET_PDEATHSIG), and their bots die with
+them, so killing the runner, even with SIGKILL, leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import os
+import signal
+from dataclasses import dataclass
+from multiprocessing.queues import Queue
+from pathlib import Path
+from typing import Any
+
+from referee.bots import BotLaunchError, BotSpec
+from referee.games import parse_ruleset
+from referee.match import Match
+from referee.seats import SeatClient
+from referee.session import AbsentSeat, BotPool
+from referee.store import SeatRow
+from referee.tournament.config import TournamentConfig, load
+from referee.tournament.schedule import ScheduledGame, base_name
+
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What a worker sends back for one game (picklable)."""
+
+    key: str
+    scores: tuple[float, ...]
+    places: tuple[int, ...]
+    hands: tuple[tuple[float, ...], ...]
+    teams: tuple[tuple[int, ...], ...]
+    log: list[dict[str, Any]]
+    seats: list[SeatRow]
+    bot_logs: dict[str, str]
+
+
+@dataclass(frozen=True)
+class WorkerFailure:
+    worker: int
+    message: str
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when its parent dies."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() == 1:  # the parent died before we asked
+        os._exit(1)
+
+
+def worker_main(config_path: str, worker: int, tasks: Queue[Any], results: Queue[Any]) -> None:
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop
+    try:
+        config = load(Path(config_path))
+        asyncio.run(_serve(config, worker, tasks, results))
+    except Exception as error:  # reported, never silently lost
+        results.put(WorkerFailure(worker, f"{type(error).__name__}: {error}"))
+
+
+async def _serve(
+    config: TournamentConfig, worker: int, tasks: Queue[Any], results: Queue[Any]
+) -> None:
+    pool = BotPool(time_control=config.time_control, log_dir=config.bot_logs / f"worker{worker}")
+    await pool.start()
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            task: ScheduledGame | None = await loop.run_in_executor(None, tasks.get)
+            if task is None:
+                break
+            results.put(await play_scheduled(pool, config, task))
+            if config.fresh_process:
+                await pool.retire_all()
+    finally:
+        await pool.close()
+
+
+async def play_scheduled(
+    pool: BotPool, config: TournamentConfig, game: ScheduledGame
+) -> GameOutcome:
+    """Play one scheduled game; a bot that cannot start plays default actions."""
+    seats: list[SeatClient] = []
+    launch_errors: list[dict[str, Any]] = []
+    for index, label in enumerate(game.seats):
+        entry = config.bot(base_name(label))
+        spec = BotSpec(entry.command, name=label, cwd=entry.cwd)
+        try:
+            seats.append(await pool.seat(label, spec, label))
+        except BotLaunchError as error:
+            seats.append(AbsentSeat(label, str(error)))
+            launch_errors.append({"type": "launch_error", "seat": index, "message": str(error)})
+    match = Match(
+        parse_ruleset(game.ruleset),
+        seats,
+        game.seed,
+        game_id=game.key,
+        time_control=config.time_control,
+        forfeit_after=config.penalties.forfeit_after,
+    )
+    result = await match.run()
+    log = result.log[:1] + launch_errors + result.log[1:]
+    rows = [
+        SeatRow(
+            seat=i,
+            bot=base_name(label),
+            score=result.result.scores[i],
+            place=result.result.places[i],
+            faults=record.fault_counts(),
+            decisions=record.decisions,
+            time_used=record.time_used,
+            forfeited=record.forfeited,
+        )
+        for i, (label, record) in enumerate(zip(game.seats, result.seats))
+    ]
+    bot_logs = pool.stderr_paths()
+    return GameOutcome(
+        key=game.key,
+        scores=result.result.scores,
+        places=result.result.places,
+        hands=result.result.hand_scores,
+        teams=result.result.teams,
+        log=log,
+        seats=rows,
+        bot_logs={label: bot_logs[label] for label in game.seats if label in bot_logs},
+    )
