@@ -47,13 +47,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files = generate(Path(tmp))
         target = ROOT / PACKAGE_DIR
-        for old in target.glob("*"):
-            if old.is_file():
-                old.unlink()
         target.mkdir(parents=True, exist_ok=True)
+        names = {f.name for f in files}
+        for old in target.glob("*"):
+            if old.is_file() and old.name not in names:
+                old.unlink()
+        changed = 0
         for f in files:
-            shutil.copy(f, target / f.name)
-    print(f"generated {len(files)} files in {PACKAGE_DIR}")
+            # Write only what changed, so a regeneration never empties the package.
+            destination = target / f.name
+            if not destination.exists() or destination.read_bytes() != f.read_bytes():
+                shutil.copy(f, destination)
+                changed += 1
+    print(f"generated {len(files)} files in {PACKAGE_DIR}, {changed} changed")
 
 
 if __name__ == "__main__":

@@ -23,46 +23,52 @@ _sym_db = _symbol_database.Default()
 
 
 from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
+from referee.v1 import four_card_thief_pb2 as referee_dot_v1_dot_four__card__thief__pb2
+from referee.v1 import gharat_pb2 as referee_dot_v1_dot_gharat__pb2
+from referee.v1 import indian_chief_pb2 as referee_dot_v1_dot_indian__chief__pb2
+from referee.v1 import life_pb2 as referee_dot_v1_dot_life__pb2
 from referee.v1 import thief_pb2 as referee_dot_v1_dot_thief__pb2
+from referee.v1 import thieves_pb2 as referee_dot_v1_dot_thieves__pb2
+from referee.v1 import tjuv_pb2 as referee_dot_v1_dot_tjuv__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18referee/v1/referee.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\x1a\x16referee/v1/thief.proto\"f\n\x0bPlayRequest\x12\"\n\x05hello\x18\x01 \x01(\x0b\x32\x11.referee.v1.HelloH\x00\x12(\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x14.referee.v1.DecisionH\x00\x42\t\n\x07message\"\xf6\x01\n\x0cPlayResponse\x12&\n\x07welcome\x18\x01 \x01(\x0b\x32\x13.referee.v1.WelcomeH\x00\x12+\n\ngame_start\x18\x02 \x01(\x0b\x32\x15.referee.v1.GameStartH\x00\x12\x37\n\x10\x64\x65\x63ision_request\x18\x03 \x01(\x0b\x32\x1b.referee.v1.DecisionRequestH\x00\x12$\n\x06\x65vents\x18\x04 \x01(\x0b\x32\x12.referee.v1.EventsH\x00\x12\'\n\x08game_end\x18\x05 \x01(\x0b\x32\x13.referee.v1.GameEndH\x00\x42\t\n\x07message\"C\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x0e\n\x06secret\x18\x03 \x01(\t\"<\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"l\n\tGameStart\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\r\n\x05seats\x18\x04 \x01(\r\x12\x12\n\nseat_names\x18\x05 \x03(\t\x12\x0c\n\x04seed\x18\x06 \x01(\x04\"D\n\x0bObservation\x12-\n\x05thief\x18\n \x01(\x0b\x32\x1c.referee.v1.ThiefObservationH\x00\x42\x06\n\x04game\"I\n\x06\x41\x63tion\x12\r\n\x05label\x18\x01 \x01(\t\x12(\n\x05thief\x18\n \x01(\x0b\x32\x17.referee.v1.ThiefActionH\x00\x42\x06\n\x04game\"\xd4\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12,\n\x0bobservation\x18\x02 \x01(\x0b\x32\x17.referee.v1.Observation\x12)\n\rlegal_actions\x18\x03 \x03(\x0b\x32\x12.referee.v1.Action\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x05 \x01(\r\x12\x13\n\x0bout_of_turn\x18\x06 \x01(\x08\x12\x14\n\x0csimultaneous\x18\x07 \x01(\x08\"4\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\x0c\x61\x63tion_index\x18\x02 \x01(\r\"+\n\x06\x45vents\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.referee.v1.Event\"~\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x11\n\x04seat\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\x1f\n\x05\x63\x61rds\x18\x05 \x03(\x0b\x32\x10.referee.v1.Card\x12\x0f\n\x07private\x18\x06 \x01(\x08\x42\x07\n\x05_seat\"_\n\nSeatResult\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x01\x12\r\n\x05place\x18\x03 \x01(\r\x12!\n\x06\x66\x61ults\x18\x04 \x03(\x0e\x32\x11.referee.v1.Fault\"h\n\x07GameEnd\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12%\n\x05seats\x18\x02 \x03(\x0b\x32\x16.referee.v1.SeatResult\x12%\n\x05hands\x18\x03 \x03(\x0b\x32\x16.referee.v1.HandScores\"\x1c\n\nHandScores\x12\x0e\n\x06scores\x18\x01 \x03(\x01*|\n\x05\x46\x61ult\x12\x15\n\x11\x46\x41ULT_UNSPECIFIED\x10\x00\x12\x11\n\rFAULT_TIMEOUT\x10\x01\x12\x11\n\rFAULT_ILLEGAL\x10\x02\x12\x0f\n\x0b\x46\x41ULT_STALE\x10\x03\x12\x11\n\rFAULT_CRASHED\x10\x04\x12\x12\n\x0e\x46\x41ULT_PROTOCOL\x10\x05\x32O\n\x0eRefereeService\x12=\n\x04Play\x12\x17.referee.v1.PlayRequest\x1a\x18.referee.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18referee/v1/referee.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\x1a referee/v1/four_card_thief.proto\x1a\x17referee/v1/gharat.proto\x1a\x1dreferee/v1/indian_chief.proto\x1a\x15referee/v1/life.proto\x1a\x16referee/v1/thief.proto\x1a\x18referee/v1/thieves.proto\x1a\x15referee/v1/tjuv.proto\"f\n\x0bPlayRequest\x12\"\n\x05hello\x18\x01 \x01(\x0b\x32\x11.referee.v1.HelloH\x00\x12(\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x14.referee.v1.DecisionH\x00\x42\t\n\x07message\"\xf6\x01\n\x0cPlayResponse\x12&\n\x07welcome\x18\x01 \x01(\x0b\x32\x13.referee.v1.WelcomeH\x00\x12+\n\ngame_start\x18\x02 \x01(\x0b\x32\x15.referee.v1.GameStartH\x00\x12\x37\n\x10\x64\x65\x63ision_request\x18\x03 \x01(\x0b\x32\x1b.referee.v1.DecisionRequestH\x00\x12$\n\x06\x65vents\x18\x04 \x01(\x0b\x32\x12.referee.v1.EventsH\x00\x12\'\n\x08game_end\x18\x05 \x01(\x0b\x32\x13.referee.v1.GameEndH\x00\x42\t\n\x07message\"C\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x0e\n\x06secret\x18\x03 \x01(\t\"<\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"l\n\tGameStart\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\r\n\x05seats\x18\x04 \x01(\r\x12\x12\n\nseat_names\x18\x05 \x03(\t\x12\x0c\n\x04seed\x18\x06 \x01(\x04\"\xff\x02\n\x0bObservation\x12-\n\x05thief\x18\n \x01(\x0b\x32\x1c.referee.v1.ThiefObservationH\x00\x12?\n\x0f\x66our_card_thief\x18\x0b \x01(\x0b\x32$.referee.v1.FourCardThiefObservationH\x00\x12/\n\x06gharat\x18\x0c \x01(\x0b\x32\x1d.referee.v1.GharatObservationH\x00\x12+\n\x04tjuv\x18\r \x01(\x0b\x32\x1b.referee.v1.TjuvObservationH\x00\x12\x31\n\x07thieves\x18\x0e \x01(\x0b\x32\x1e.referee.v1.ThievesObservationH\x00\x12+\n\x04life\x18\x0f \x01(\x0b\x32\x1b.referee.v1.LifeObservationH\x00\x12:\n\x0cindian_chief\x18\x10 \x01(\x0b\x32\".referee.v1.IndianChiefObservationH\x00\x42\x06\n\x04game\"\xe6\x02\n\x06\x41\x63tion\x12\r\n\x05label\x18\x01 \x01(\t\x12(\n\x05thief\x18\n \x01(\x0b\x32\x17.referee.v1.ThiefActionH\x00\x12:\n\x0f\x66our_card_thief\x18\x0b \x01(\x0b\x32\x1f.referee.v1.FourCardThiefActionH\x00\x12*\n\x06gharat\x18\x0c \x01(\x0b\x32\x18.referee.v1.GharatActionH\x00\x12&\n\x04tjuv\x18\r \x01(\x0b\x32\x16.referee.v1.TjuvActionH\x00\x12,\n\x07thieves\x18\x0e \x01(\x0b\x32\x19.referee.v1.ThievesActionH\x00\x12&\n\x04life\x18\x0f \x01(\x0b\x32\x16.referee.v1.LifeActionH\x00\x12\x35\n\x0cindian_chief\x18\x10 \x01(\x0b\x32\x1d.referee.v1.IndianChiefActionH\x00\x42\x06\n\x04game\"\xd4\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12,\n\x0bobservation\x18\x02 \x01(\x0b\x32\x17.referee.v1.Observation\x12)\n\rlegal_actions\x18\x03 \x03(\x0b\x32\x12.referee.v1.Action\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x05 \x01(\r\x12\x13\n\x0bout_of_turn\x18\x06 \x01(\x08\x12\x14\n\x0csimultaneous\x18\x07 \x01(\x08\"4\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\x0c\x61\x63tion_index\x18\x02 \x01(\r\"+\n\x06\x45vents\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.referee.v1.Event\"~\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x11\n\x04seat\x18\x04 \x01(\rH\x00\x88\x01\x01\x12\x1f\n\x05\x63\x61rds\x18\x05 \x03(\x0b\x32\x10.referee.v1.Card\x12\x0f\n\x07private\x18\x06 \x01(\x08\x42\x07\n\x05_seat\"_\n\nSeatResult\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x01\x12\r\n\x05place\x18\x03 \x01(\r\x12!\n\x06\x66\x61ults\x18\x04 \x03(\x0e\x32\x11.referee.v1.Fault\"h\n\x07GameEnd\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12%\n\x05seats\x18\x02 \x03(\x0b\x32\x16.referee.v1.SeatResult\x12%\n\x05hands\x18\x03 \x03(\x0b\x32\x16.referee.v1.HandScores\"\x1c\n\nHandScores\x12\x0e\n\x06scores\x18\x01 \x03(\x01*|\n\x05\x46\x61ult\x12\x15\n\x11\x46\x41ULT_UNSPECIFIED\x10\x00\x12\x11\n\rFAULT_TIMEOUT\x10\x01\x12\x11\n\rFAULT_ILLEGAL\x10\x02\x12\x0f\n\x0b\x46\x41ULT_STALE\x10\x03\x12\x11\n\rFAULT_CRASHED\x10\x04\x12\x12\n\x0e\x46\x41ULT_PROTOCOL\x10\x05\x32O\n\x0eRefereeService\x12=\n\x04Play\x12\x17.referee.v1.PlayRequest\x1a\x18.referee.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.referee_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_FAULT']._serialized_start=1502
-  _globals['_FAULT']._serialized_end=1626
-  _globals['_PLAYREQUEST']._serialized_start=88
-  _globals['_PLAYREQUEST']._serialized_end=190
-  _globals['_PLAYRESPONSE']._serialized_start=193
-  _globals['_PLAYRESPONSE']._serialized_end=439
-  _globals['_HELLO']._serialized_start=441
-  _globals['_HELLO']._serialized_end=508
-  _globals['_WELCOME']._serialized_start=510
-  _globals['_WELCOME']._serialized_end=570
-  _globals['_GAMESTART']._serialized_start=572
-  _globals['_GAMESTART']._serialized_end=680
-  _globals['_OBSERVATION']._serialized_start=682
-  _globals['_OBSERVATION']._serialized_end=750
-  _globals['_ACTION']._serialized_start=752
-  _globals['_ACTION']._serialized_end=825
-  _globals['_DECISIONREQUEST']._serialized_start=828
-  _globals['_DECISIONREQUEST']._serialized_end=1040
-  _globals['_DECISION']._serialized_start=1042
-  _globals['_DECISION']._serialized_end=1094
-  _globals['_EVENTS']._serialized_start=1096
-  _globals['_EVENTS']._serialized_end=1139
-  _globals['_EVENT']._serialized_start=1141
-  _globals['_EVENT']._serialized_end=1267
-  _globals['_SEATRESULT']._serialized_start=1269
-  _globals['_SEATRESULT']._serialized_end=1364
-  _globals['_GAMEEND']._serialized_start=1366
-  _globals['_GAMEEND']._serialized_end=1470
-  _globals['_HANDSCORES']._serialized_start=1472
-  _globals['_HANDSCORES']._serialized_end=1500
-  _globals['_REFEREESERVICE']._serialized_start=1628
-  _globals['_REFEREESERVICE']._serialized_end=1707
+  _globals['_FAULT']._serialized_start=2266
+  _globals['_FAULT']._serialized_end=2390
+  _globals['_PLAYREQUEST']._serialized_start=250
+  _globals['_PLAYREQUEST']._serialized_end=352
+  _globals['_PLAYRESPONSE']._serialized_start=355
+  _globals['_PLAYRESPONSE']._serialized_end=601
+  _globals['_HELLO']._serialized_start=603
+  _globals['_HELLO']._serialized_end=670
+  _globals['_WELCOME']._serialized_start=672
+  _globals['_WELCOME']._serialized_end=732
+  _globals['_GAMESTART']._serialized_start=734
+  _globals['_GAMESTART']._serialized_end=842
+  _globals['_OBSERVATION']._serialized_start=845
+  _globals['_OBSERVATION']._serialized_end=1228
+  _globals['_ACTION']._serialized_start=1231
+  _globals['_ACTION']._serialized_end=1589
+  _globals['_DECISIONREQUEST']._serialized_start=1592
+  _globals['_DECISIONREQUEST']._serialized_end=1804
+  _globals['_DECISION']._serialized_start=1806
+  _globals['_DECISION']._serialized_end=1858
+  _globals['_EVENTS']._serialized_start=1860
+  _globals['_EVENTS']._serialized_end=1903
+  _globals['_EVENT']._serialized_start=1905
+  _globals['_EVENT']._serialized_end=2031
+  _globals['_SEATRESULT']._serialized_start=2033
+  _globals['_SEATRESULT']._serialized_end=2128
+  _globals['_GAMEEND']._serialized_start=2130
+  _globals['_GAMEEND']._serialized_end=2234
+  _globals['_HANDSCORES']._serialized_start=2236
+  _globals['_HANDSCORES']._serialized_end=2264
+  _globals['_REFEREESERVICE']._serialized_start=2392
+  _globals['_REFEREESERVICE']._serialized_end=2471
 # @@protoc_insertion_point(module_scope)

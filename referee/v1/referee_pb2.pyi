@@ -9,7 +9,13 @@ from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from referee.v1 import cards_pb2 as _cards_pb2
+from referee.v1 import four_card_thief_pb2 as _four_card_thief_pb2
+from referee.v1 import gharat_pb2 as _gharat_pb2
+from referee.v1 import indian_chief_pb2 as _indian_chief_pb2
+from referee.v1 import life_pb2 as _life_pb2
 from referee.v1 import thief_pb2 as _thief_pb2
+from referee.v1 import thieves_pb2 as _thieves_pb2
+from referee.v1 import tjuv_pb2 as _tjuv_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -216,18 +222,42 @@ class Observation(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     THIEF_FIELD_NUMBER: _builtins.int
+    FOUR_CARD_THIEF_FIELD_NUMBER: _builtins.int
+    GHARAT_FIELD_NUMBER: _builtins.int
+    TJUV_FIELD_NUMBER: _builtins.int
+    THIEVES_FIELD_NUMBER: _builtins.int
+    LIFE_FIELD_NUMBER: _builtins.int
+    INDIAN_CHIEF_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def thief(self) -> _thief_pb2.ThiefObservation: ...
+    @_builtins.property
+    def four_card_thief(self) -> _four_card_thief_pb2.FourCardThiefObservation: ...
+    @_builtins.property
+    def gharat(self) -> _gharat_pb2.GharatObservation: ...
+    @_builtins.property
+    def tjuv(self) -> _tjuv_pb2.TjuvObservation: ...
+    @_builtins.property
+    def thieves(self) -> _thieves_pb2.ThievesObservation: ...
+    @_builtins.property
+    def life(self) -> _life_pb2.LifeObservation: ...
+    @_builtins.property
+    def indian_chief(self) -> _indian_chief_pb2.IndianChiefObservation: ...
     def __init__(
         self,
         *,
         thief: _thief_pb2.ThiefObservation | None = ...,
+        four_card_thief: _four_card_thief_pb2.FourCardThiefObservation | None = ...,
+        gharat: _gharat_pb2.GharatObservation | None = ...,
+        tjuv: _tjuv_pb2.TjuvObservation | None = ...,
+        thieves: _thieves_pb2.ThievesObservation | None = ...,
+        life: _life_pb2.LifeObservation | None = ...,
+        indian_chief: _indian_chief_pb2.IndianChiefObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thief", b"thief"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["four_card_thief", b"four_card_thief", "game", b"game", "gharat", b"gharat", "indian_chief", b"indian_chief", "life", b"life", "thief", b"thief", "thieves", b"thieves", "tjuv", b"tjuv"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thief", b"thief"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["four_card_thief", b"four_card_thief", "game", b"game", "gharat", b"gharat", "indian_chief", b"indian_chief", "life", b"life", "thief", b"thief", "thieves", b"thieves", "tjuv", b"tjuv"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thief"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thief", "four_card_thief", "gharat", "tjuv", "thieves", "life", "indian_chief"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -241,20 +271,44 @@ class Action(_message.Message):
 
     LABEL_FIELD_NUMBER: _builtins.int
     THIEF_FIELD_NUMBER: _builtins.int
+    FOUR_CARD_THIEF_FIELD_NUMBER: _builtins.int
+    GHARAT_FIELD_NUMBER: _builtins.int
+    TJUV_FIELD_NUMBER: _builtins.int
+    THIEVES_FIELD_NUMBER: _builtins.int
+    LIFE_FIELD_NUMBER: _builtins.int
+    INDIAN_CHIEF_FIELD_NUMBER: _builtins.int
     label: _builtins.str
     @_builtins.property
     def thief(self) -> _thief_pb2.ThiefAction: ...
+    @_builtins.property
+    def four_card_thief(self) -> _four_card_thief_pb2.FourCardThiefAction: ...
+    @_builtins.property
+    def gharat(self) -> _gharat_pb2.GharatAction: ...
+    @_builtins.property
+    def tjuv(self) -> _tjuv_pb2.TjuvAction: ...
+    @_builtins.property
+    def thieves(self) -> _thieves_pb2.ThievesAction: ...
+    @_builtins.property
+    def life(self) -> _life_pb2.LifeAction: ...
+    @_builtins.property
+    def indian_chief(self) -> _indian_chief_pb2.IndianChiefAction: ...
     def __init__(
         self,
         *,
         label: _builtins.str = ...,
         thief: _thief_pb2.ThiefAction | None = ...,
+        four_card_thief: _four_card_thief_pb2.FourCardThiefAction | None = ...,
+        gharat: _gharat_pb2.GharatAction | None = ...,
+        tjuv: _tjuv_pb2.TjuvAction | None = ...,
+        thieves: _thieves_pb2.ThievesAction | None = ...,
+        life: _life_pb2.LifeAction | None = ...,
+        indian_chief: _indian_chief_pb2.IndianChiefAction | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "thief", b"thief"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["four_card_thief", b"four_card_thief", "game", b"game", "gharat", b"gharat", "indian_chief", b"indian_chief", "life", b"life", "thief", b"thief", "thieves", b"thieves", "tjuv", b"tjuv"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "label", b"label", "thief", b"thief"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["four_card_thief", b"four_card_thief", "game", b"game", "gharat", b"gharat", "indian_chief", b"indian_chief", "label", b"label", "life", b"life", "thief", b"thief", "thieves", b"thieves", "tjuv", b"tjuv"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thief"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["thief", "four_card_thief", "gharat", "tjuv", "thieves", "life", "indian_chief"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
