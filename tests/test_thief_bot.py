@@ -232,9 +232,9 @@ class Record:
         return self.margin_sum / self.games
 
 
-def play_game(num_seats: int, seed: int, policies: Sequence[Policy | None]) -> tuple[
-    tuple[float, ...], tuple[int, ...]
-]:
+def play_game(
+    num_seats: int, seed: int, policies: Sequence[Policy | None]
+) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """One whole game in-process; a None policy plays uniformly at random
     (seeded per game and seat, like random_bot.py with BOT_SEED)."""
     ruleset = parse_ruleset("thief")

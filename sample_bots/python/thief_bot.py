@@ -351,12 +351,39 @@ CAPTURES = frozenset(
 )
 
 
+def wasted_wild(
+    view: View, action: thief_pb2.ThiefAction, others: Sequence[thief_pb2.ThiefAction]
+) -> float:
+    """The cost of spending a wild where a natural would do the same job (the
+    same steal, or the same re-capture): the natural is only good here, while
+    the wild would still score its points later, on top of another set."""
+    if not action.cards or not is_wild(action.cards[0].rank):
+        return 0.0
+    same_job = any(
+        other.kind == action.kind
+        and other.target == action.target
+        and other.cards
+        and not is_wild(other.cards[0].rank)
+        for other in others
+    )
+    return card_points(action.cards[0].rank) * view.stock_factor() if same_job else 0.0
+
+
+def top_exposure(view: View) -> float:
+    """The exposure of the bot's current top set, which any capture would cover."""
+    old_set = view.top_set(view.me)
+    if not old_set:
+        return 0.0
+    return exposure(view, old_set, can_guard(view.obs.hand, set_rank(old_set)))
+
+
 def score_capture(
     view: View, action: thief_pb2.ThiefAction, others: Sequence[thief_pb2.ThiefAction]
 ) -> float:
     """A capture's gain plus, when it will likely end the turn, the change in
-    exposure from covering the current top set with the new one."""
-    gain = capture_gain(view, action)
+    exposure from covering the current top set with the new one. This ranks
+    captures against each other: the last one should leave a small set on top."""
+    gain = capture_gain(view, action) - wasted_wild(view, action, others)
     follow_up = any(
         not conflicts(action, other) and capture_gain(view, other) > 0
         for other in others
@@ -366,16 +393,23 @@ def score_capture(
         return gain  # another capture will cover this set; exposure is decided later
     hand_after = remaining_hand(list(view.obs.hand), action.cards)
     new_set = captured_set(view, action)
-    old_set = view.top_set(view.me)
     # A steal's victim just had its chance to take the set back.
     spared = [action.target] if action.kind == Kind.THIEF_ACTION_KIND_STEAL else []
-    before = exposure(view, old_set, can_guard(view.obs.hand, set_rank(old_set))) if old_set else 0
     after = exposure(view, new_set, can_guard(hand_after, set_rank(new_set)), spared)
-    return gain + before - after
+    return gain + top_exposure(view) - after
 
 
-def score_end_turn(view: View) -> float:
-    """Ending the turn changes nothing: the baseline every capture is judged against."""
+def score_end_turn(view: View, captures: Sequence[thief_pb2.ThiefAction]) -> float:
+    """0 (nothing changes) when no capture pays, else minus infinity.
+
+    The exposure of the set a capture would leave on top is no reason to stop:
+    putting the capture off does not make it safer (a pair stays in hand to be
+    laid later; a discard top or an opponent's set may go to someone else),
+    while the capture covers the current top set at once. So the turn ends
+    only when no capture gains anything even counting that cover."""
+    cover = top_exposure(view)
+    if any(capture_gain(view, c) + cover > 0 for c in captures):
+        return -math.inf
     return 0.0
 
 
@@ -402,14 +436,17 @@ def score_action(
 ) -> float:
     """The relative-points score of one legal action."""
     kind = action.kind
+    captures = [o for o in others if o.kind in CAPTURES]
     if kind in CAPTURES:
-        return score_capture(view, action, [o for o in others if o.kind in CAPTURES])
+        return score_capture(view, action, captures)
+    if kind == Kind.THIEF_ACTION_KIND_END_TURN:
+        return score_end_turn(view, captures)
     if kind == Kind.THIEF_ACTION_KIND_RECAPTURE:
-        return capture_gain(view, action)
+        return capture_gain(view, action) - wasted_wild(view, action, others)
     if kind == Kind.THIEF_ACTION_KIND_DISCARD and action.cards:
         return score_discard(view, action.cards[0])
-    # DECLINE, END_TURN and anything unknown: the status quo.
-    return score_end_turn(view)
+    # DECLINE and anything unknown: the status quo.
+    return 0.0
 
 
 def choose_action(observation: pb.Observation, actions: Sequence[pb.Action]) -> int:
