@@ -20,6 +20,7 @@ from referee.bots import BotLaunchError, BotSpec
 from referee.games import GAMES, parse_ruleset
 from referee.games.base import GameError, Ruleset
 from referee.match import MatchResult, TimeControl
+from referee.sandbox import MODES, Confinement, SandboxError, probe
 from referee.session import Session
 
 
@@ -27,6 +28,18 @@ class CliError(click.ClickException):
     """A user error: one clear line, exit code 2."""
 
     exit_code = 2
+
+
+def warn_without_sandbox(confinement: Confinement) -> None:
+    """Say once, clearly, what running without the sandbox means."""
+    if confinement.mode != "off" and probe().sandbox_works:
+        return
+    reason = "it is turned off" if confinement.mode == "off" else probe().bwrap_error
+    click.echo(
+        f"warning: bots run without the sandbox ({reason}): a hostile bot could read other "
+        "bots' memory and files, the results and the network. `referee doctor` tells more.",
+        err=True,
+    )
 
 
 def resolve_ruleset(ruleset_id: str) -> Ruleset:
@@ -211,6 +224,7 @@ def play(
     move_time: float,
     time_bank: float,
     startup_time: float,
+    sandbox: str,
 ) -> None:
     """Play one game of GAME between bot processes, e.g.
 
@@ -228,6 +242,12 @@ def play(
         seed = random.SystemRandom().randrange(2**31)
     console = Console()
     time_control = TimeControl(move_time, time_bank, startup_time)
+    confinement = Confinement(sandbox)
+    try:
+        confinement.use_sandbox()
+    except SandboxError as error:
+        raise CliError(str(error)) from None
+    warn_without_sandbox(confinement)
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115
     try:
         result = asyncio.run(
@@ -236,6 +256,7 @@ def play(
                 [BotSpec(b) for b in bots],
                 seed,
                 time_control,
+                confinement,
                 _printer(console, view, log_file),
             )
         )
@@ -252,9 +273,10 @@ async def _play(
     specs: list[BotSpec],
     seed: int,
     time_control: TimeControl,
+    confinement: Confinement,
     on_log: Callable[[dict[str, Any]], None],
 ) -> MatchResult:
-    async with Session(specs, time_control=time_control) as session:
+    async with Session(specs, time_control=time_control, confinement=confinement) as session:
         return await session.play(ruleset, seed, on_log=on_log)
 
 
@@ -295,6 +317,11 @@ def run_command(tournament_file: Path, quiet: bool, workers: int | None) -> None
             highlight=False,
         )
 
+    try:
+        config.confinement.use_sandbox()
+    except SandboxError as error:
+        raise CliError(f"{tournament_file}: {error}") from None
+    warn_without_sandbox(config.confinement)
     store = None
     try:
         store = Store(config.database)
@@ -354,6 +381,7 @@ def replay(database: Path, game: str | None, view: str) -> None:
                 click.echo(key)
             return
         log = store.log(game)
+        output, protections = store.game_extras(game)
     except StoreError as error:
         raise CliError(str(error)) from None
     console = Console()
@@ -367,6 +395,33 @@ def replay(database: Path, game: str | None, view: str) -> None:
             console.print(f"[red]seat {seat} forfeits[/red] after {faults} faults")
         if entry["type"] == "result":
             console.print(f"scores {entry['scores']} places {entry['places']}", highlight=False)
+    if view == "full":
+        for label, text in output.items():
+            console.rule(f"output of {label}")
+            console.print(text, markup=False, highlight=False)
+        off = [name for name, active in protections.items() if not active]
+        if protections:
+            console.print(f"protections off in this game: {', '.join(off) or 'none'}")
+
+
+@main.command()
+@click.option("--sandbox", type=click.Choice(MODES), default="auto", show_default=True)
+def doctor(sandbox: str) -> None:
+    """Report which protections against hostile bots are active here, and why not."""
+    confinement = Confinement(sandbox)
+    table = Table(title="protections for bot processes")
+    table.add_column("protection")
+    table.add_column("active")
+    table.add_column("how, or why not")
+    for item in confinement.protections():
+        table.add_row(item.name, "[green]yes[/green]" if item.active else "[red]no[/red]",
+                      item.detail)
+    console = Console()
+    console.print(table)
+    p = probe()
+    console.print(f"bubblewrap: {p.bwrap or 'not found'}; prlimit: {p.prlimit or 'not found'}; "
+                  f"setpriv: {p.setpriv or 'not found'}; running as root: {p.root}",
+                  highlight=False)
 
 
 @main.command()

@@ -25,14 +25,41 @@ from referee.v1 import referee_pb2 as pb
 
 @dataclass(frozen=True)
 class TimeControl:
-    """Per-decision limit plus a time bank drawn on when a decision runs over."""
+    """Per-decision limit plus a time bank drawn on when a decision runs over.
+
+    Out-of-turn decisions (a re-capture, a steal by another player) have their
+    own limit, by default the same as a move; the bank covers both.
+    """
 
     move_seconds: float = 1.0
     bank_seconds: float = 10.0
     startup_seconds: float = 10.0
+    out_of_turn_seconds: float | None = None
+
+    def limit(self, out_of_turn: bool) -> float:
+        if out_of_turn and self.out_of_turn_seconds is not None:
+            return self.out_of_turn_seconds
+        return self.move_seconds
+
+
+@dataclass(frozen=True)
+class Penalties:
+    """What faults cost. Every fault is replaced by the seeded random legal action.
+
+    forfeit_after: faults in one game after which the seat forfeits (0: never).
+    stall_after: timeouts in a row after which the bot counts as stalled: it is
+    asked nothing more this game and is restarted before its next (0: never).
+    disqualify_share: a bot with faults in more than this share of its games is
+    disqualified in the standings (0: never).
+    """
+
+    forfeit_after: int = 0
+    stall_after: int = 3
+    disqualify_share: float = 0.0
 
 
 DEFAULT_TIME_CONTROL = TimeControl()
+DEFAULT_PENALTIES = Penalties()
 
 
 @dataclass
@@ -46,6 +73,8 @@ class SeatRecord:
     bank_left: float = 0.0
     crashed: bool = False
     forfeited: bool = False
+    stalled: bool = False
+    timeouts_in_a_row: int = 0
     round_trips: list[float] = field(default_factory=list)
 
     def fault_counts(self) -> dict[str, int]:
@@ -113,7 +142,7 @@ class Match:
         *,
         game_id: str = "game",
         time_control: TimeControl = DEFAULT_TIME_CONTROL,
-        forfeit_after: int = 0,
+        penalties: Penalties = DEFAULT_PENALTIES,
         on_log: LogSink | None = None,
     ) -> None:
         ruleset.check_seats(len(seats))
@@ -123,7 +152,7 @@ class Match:
         self.seed = seed
         self.game_id = game_id
         self.time_control = time_control
-        self.forfeit_after = forfeit_after
+        self.penalties = penalties
         self.state: GameState = ruleset.new_state(len(seats), seed)
         self.records = [SeatRecord(s.name, bank_left=time_control.bank_seconds) for s in self.seats]
         self.log: list[dict[str, Any]] = []
@@ -169,7 +198,9 @@ class Match:
         self, seat_index: int, deciders: Sequence[int]
     ) -> tuple[pb.DecisionRequest, float]:
         record = self.records[seat_index]
-        limit = self.time_control.move_seconds + max(record.bank_left, 0.0)
+        out_of_turn = self._is_out_of_turn(seat_index)
+        move_limit = self.time_control.limit(out_of_turn)
+        limit = move_limit + max(record.bank_left, 0.0)
         observation = wire.observation_message(self.game, self.state.observe(seat_index))
         actions = self.state.legal_actions(seat_index)
         request = pb.DecisionRequest(
@@ -178,7 +209,7 @@ class Match:
             legal_actions=wire.action_messages(self.game, actions),
             deadline_ms=int(limit * 1000),
             time_bank_ms=int(max(record.bank_left, 0.0) * 1000),
-            out_of_turn=self._is_out_of_turn(seat_index),
+            out_of_turn=out_of_turn,
             simultaneous=len(deciders) > 1,
         )
         self._next_request_id += 1
@@ -190,7 +221,8 @@ class Match:
 
     async def _ask(self, seat_index: int, request: pb.DecisionRequest, limit: float) -> Reply:
         seat = self.seats[seat_index]
-        if self.records[seat_index].forfeited:
+        record = self.records[seat_index]
+        if record.forfeited or record.stalled:
             return Reply(None, None, 0.0)
         if not seat.alive:
             return Reply(None, Fault.CRASHED, 0.0)
@@ -202,13 +234,13 @@ class Match:
         """Turn a reply into the action played, charging time and faults."""
         record = self.records[seat_index]
         actions = self.state.legal_actions(seat_index)
-        if record.forfeited:
+        if record.forfeited or record.stalled:
             return actions[self._default_rng.randrange(len(actions))], None
         record.decisions += 1
         record.time_used += reply.elapsed
         if reply.fault is None:
             record.round_trips.append(reply.elapsed)
-        over = reply.elapsed - self.time_control.move_seconds
+        over = reply.elapsed - self.time_control.limit(request.out_of_turn)
         if over > 0:
             record.bank_left -= over
         fault = reply.fault
@@ -222,12 +254,27 @@ class Match:
             else:
                 record.faults.append(fault)
             record.crashed = record.crashed or fault is Fault.CRASHED
-            if self.forfeit_after and len(record.faults) >= self.forfeit_after:
+            self._count_timeouts(seat_index, fault)
+            forfeit_after = self.penalties.forfeit_after
+            if forfeit_after and len(record.faults) >= forfeit_after and not record.forfeited:
                 record.forfeited = True
                 self._record({"type": "forfeit", "seat": seat_index, "faults": len(record.faults)})
             return actions[self._default_rng.randrange(len(actions))], fault
         assert reply.index is not None
+        record.timeouts_in_a_row = 0
         return actions[reply.index], None
+
+    def _count_timeouts(self, seat_index: int, fault: Fault) -> None:
+        """A bot that times out `stall_after` times in a row has stopped answering."""
+        record = self.records[seat_index]
+        if fault is not Fault.TIMEOUT:
+            return
+        record.timeouts_in_a_row += 1
+        stall_after = self.penalties.stall_after
+        if stall_after and record.timeouts_in_a_row >= stall_after and not record.stalled:
+            record.stalled = True
+            record.faults.append(Fault.STALLED)
+            self._record({"type": "stalled", "seat": seat_index})
 
     async def _decide_round(self) -> list[Event]:
         deciders = self.state.deciders()

@@ -21,6 +21,7 @@ class Fault(enum.Enum):
     STALE = 3
     CRASHED = 4
     PROTOCOL = 5
+    STALLED = 6
 
     @property
     def label(self) -> str:

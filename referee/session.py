@@ -20,12 +20,22 @@ from types import TracebackType
 
 from referee.bots import BotLaunchError, BotProcess, BotSpec
 from referee.games.base import Ruleset
-from referee.match import DEFAULT_TIME_CONTROL, LogSink, Match, MatchResult, TimeControl
+from referee.match import (
+    DEFAULT_PENALTIES,
+    DEFAULT_TIME_CONTROL,
+    LogSink,
+    Match,
+    MatchResult,
+    Penalties,
+    TimeControl,
+)
+from referee.sandbox import Confinement
 from referee.seats import Reply, SeatClient
 from referee.server import BotSlot, RefereeServer
 from referee.v1 import referee_pb2 as pb
 
 WATCH_INTERVAL = 0.05
+DEFAULT_CONFINEMENT = Confinement()
 EXIT_GRACE_SECONDS = 3.0
 
 
@@ -65,9 +75,16 @@ class BotPool:
     """Launches bots on demand under keys and keeps them for reuse."""
 
     def __init__(
-        self, *, time_control: TimeControl = DEFAULT_TIME_CONTROL, log_dir: Path | None = None
+        self,
+        *,
+        time_control: TimeControl = DEFAULT_TIME_CONTROL,
+        log_dir: Path | None = None,
+        confinement: Confinement = DEFAULT_CONFINEMENT,
+        hidden: Sequence[Path] = (),
     ) -> None:
         self.time_control = time_control
+        self.confinement = confinement
+        self.hidden = list(hidden)
         self._own_log_dir = log_dir is None
         self.log_dir = log_dir or Path(tempfile.mkdtemp(prefix="referee-bots-"))
         self.server = RefereeServer()
@@ -99,7 +116,15 @@ class BotPool:
         slot = self.server.register(secret, label or spec.name or spec.default_name)
         file_label = f"{key.replace('/', '_')}-{self.launches}"
         try:
-            process = BotProcess.launch(spec, self.server.address, secret, self.log_dir, file_label)
+            process = BotProcess.launch(
+                spec,
+                self.server.address,
+                secret,
+                self.log_dir,
+                file_label,
+                self.confinement,
+                [h for h in self.hidden if spec.cwd is None or h != spec.cwd],
+            )
         except BotLaunchError:
             self.server.unregister(slot)
             raise
@@ -155,6 +180,16 @@ class BotPool:
     def stderr_paths(self) -> dict[str, str]:
         return {key: str(bot.process.stderr_path) for key, bot in self.running.items()}
 
+    def game_output(self, key: str) -> str:
+        """What the bot under `key` printed since the last call."""
+        bot = self.running.get(key)
+        return bot.process.output.take_game_output() if bot else ""
+
+    async def retire(self, key: str) -> None:
+        """End the bot under `key` (e.g. one that stalled): relaunched when next needed."""
+        if key in self.running:
+            await self._retire(key)
+
     async def close(self) -> None:
         if self._watcher is not None:
             self._watcher.cancel()
@@ -181,10 +216,13 @@ class Session:
         *,
         time_control: TimeControl = DEFAULT_TIME_CONTROL,
         log_dir: Path | None = None,
+        confinement: Confinement = DEFAULT_CONFINEMENT,
+        penalties: Penalties = DEFAULT_PENALTIES,
     ) -> None:
         self.specs = list(specs)
         self.time_control = time_control
-        self.pool = BotPool(time_control=time_control, log_dir=log_dir)
+        self.penalties = penalties
+        self.pool = BotPool(time_control=time_control, log_dir=log_dir, confinement=confinement)
         self.slots: list[BotSlot] = []
         self._games = 0
 
@@ -243,6 +281,7 @@ class Session:
             seed,
             game_id=f"g{self._games}",
             time_control=self.time_control,
+            penalties=self.penalties,
             on_log=on_log,
         )
         return await match.run()

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
     hands       TEXT,
     teams       TEXT,
     log         BLOB,
-    bot_logs    TEXT,
+    bot_output  TEXT,
+    protections TEXT,
     finished    TEXT
 );
 CREATE TABLE IF NOT EXISTS seat_results (
@@ -166,7 +167,8 @@ class Store:
         teams: Sequence[Sequence[int]],
         log: Sequence[dict[str, Any]],
         seats: Sequence[SeatRow],
-        bot_logs: dict[str, str],
+        bot_output: dict[str, str],
+        protections: dict[str, bool],
     ) -> None:
         """Store one finished game, all or nothing."""
         blob = zlib.compress(
@@ -175,14 +177,16 @@ class Store:
         with self._transaction():
             updated = self.db.execute(
                 "UPDATE games SET status='done', scores=?, places=?, hands=?, teams=?, log=?, "
-                "bot_logs=?, finished=datetime('now') WHERE key=? AND status='pending'",
+                "bot_output=?, protections=?, finished=datetime('now') "
+                "WHERE key=? AND status='pending'",
                 (
                     json.dumps(list(scores)),
                     json.dumps(list(places)),
                     json.dumps([list(h) for h in hands]),
                     json.dumps([list(t) for t in teams]),
                     blob,
-                    json.dumps(bot_logs),
+                    json.dumps(bot_output),
+                    json.dumps(protections),
                     key,
                 ),
             ).rowcount
@@ -254,6 +258,15 @@ class Store:
         if row[1] != "done":
             raise StoreError(f"game {key!r} has not been played yet")
         return [json.loads(line) for line in zlib.decompress(row[0]).decode().splitlines()]
+
+    def game_extras(self, key: str) -> tuple[dict[str, str], dict[str, bool]]:
+        """What the bots printed during a game, and the protections it ran under."""
+        row = self.db.execute(
+            "SELECT bot_output, protections FROM games WHERE key = ?", (key,)
+        ).fetchone()
+        if row is None:
+            raise StoreError(f"no game {key!r} in {self.path}")
+        return json.loads(row[0] or "{}"), json.loads(row[1] or "{}")
 
     def game_keys(self) -> Iterator[str]:
         for row in self.db.execute("SELECT key FROM games ORDER BY position"):

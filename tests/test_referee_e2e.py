@@ -22,7 +22,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from referee.bots import BotLaunchError, BotSpec
 from referee.games import parse_ruleset
-from referee.match import MatchResult, TimeControl
+from referee.match import MatchResult, Penalties, TimeControl
 from referee.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,15 +31,23 @@ ODD_BOT = f"{sys.executable} {ROOT / 'tests/bots/odd_bot.py'}"
 THIEF = parse_ruleset("thief")
 
 
-def odd(mode: str, name: str | None = None) -> BotSpec:
-    return BotSpec(f"env BOT_MODE={mode} {ODD_BOT}", name=name or f"odd-{mode.split('=')[0]}")
+def odd(mode: str, name: str | None = None, cwd: Path | None = None) -> BotSpec:
+    name = name or f"odd-{mode.split('=')[0]}"
+    return BotSpec(f"env BOT_MODE={mode} {ODD_BOT}", name=name, cwd=cwd)
 
 
 def play(
-    specs: list[BotSpec], seed: int = 3, time_control: TimeControl | None = None
+    specs: list[BotSpec],
+    seed: int = 3,
+    time_control: TimeControl | None = None,
+    penalties: Penalties | None = None,
 ) -> tuple[MatchResult, Session]:
     async def go() -> tuple[MatchResult, Session]:
-        async with Session(specs, time_control=time_control or TimeControl(2.0, 5.0, 15.0)) as s:
+        async with Session(
+            specs,
+            time_control=time_control or TimeControl(2.0, 5.0, 15.0),
+            penalties=penalties or Penalties(),
+        ) as s:
             return await s.play(THIEF, seed), s
 
     return asyncio.run(go())
@@ -74,7 +82,12 @@ def test_illegal_answers_are_faults_and_get_a_legal_action() -> None:
 
 def test_a_late_answer_is_a_timeout() -> None:
     tc = TimeControl(move_seconds=0.05, bank_seconds=0.1, startup_seconds=15)
-    result, session = play([odd("sleep=0.3"), BotSpec(RANDOM_BOT, name="random")], time_control=tc)
+    never_stall = Penalties(stall_after=0)
+    result, session = play(
+        [odd("sleep=0.3"), BotSpec(RANDOM_BOT, name="random")],
+        time_control=tc,
+        penalties=never_stall,
+    )
     slow, fine = result.seats
     assert slow.fault_counts().get("timeout", 0) >= 1
     # Late replies arrive for requests no longer pending: they are stale, never applied.
@@ -132,7 +145,8 @@ def messages(path: Path) -> Iterator[dict[str, object]]:
 
 def test_each_seat_receives_only_what_it_may_see(tmp_path: Path) -> None:
     records = [tmp_path / f"seat{i}.jsonl" for i in range(3)]
-    specs = [odd(f"record={r}", name=f"rec{i}") for i, r in enumerate(records)]
+    # The sandbox lets a bot write only in its own directory.
+    specs = [odd(f"record={r}", name=f"rec{i}", cwd=tmp_path) for i, r in enumerate(records)]
     result, _ = play(specs, seed=11)
     full_log = result.log
     for seat, record in enumerate(records):

@@ -43,26 +43,45 @@ def config_from(tmp_path: Path, head: str, bots: str = BOTS):  # type: ignore[no
         ('ruleset = "thief"\nseats = 3\ndeals = 1\n', "name is missing: expected a string"),
         ('name = "t"\nseats = 3\ndeals = 1\n', "ruleset is missing"),
         ('name = "t"\nruleset = "chess"\nseats = 3\ndeals = 1\n', "ruleset: unknown game 'chess'"),
-        ('name = "t"\nruleset = "thief"\nseats = 9\ndeals = 1\n',
-         "seats: thief is played by 2-6 players, not 9"),
-        ('name = "t"\nruleset = "thief"\nseats = 3\ndeals = "x"\n',
-         "deals must be a whole number >= 1, not 'x'"),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 9\ndeals = 1\n',
+            "seats: thief is played by 2-6 players, not 9",
+        ),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 3\ndeals = "x"\n',
+            "deals must be a whole number >= 1, not 'x'",
+        ),
         ('name = "t"\nruleset = "thief"\nseats = 3\n', "deals is missing"),
         ('name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\ncolour = 2\n', "unknown key colour"),
-        ('name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\nformat = "swiss"\n',
-         "format must be one of round-robin, not 'swiss'"),
-        ('name = "t"\nruleset = "thief?x=1"\nseats = 3\ndeals = 1\n',
-         "ruleset: thief has no option 'x'"),
-        ('name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\n[time_control]\nmove = 1\n',
-         "unknown key time_control.move"),
-        ('name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\n[time_control]\n'
-         'move_seconds = -1\n', "time_control.move_seconds must be a number >= 0.001"),
-        ('name = "t"\nseats = 2\ndeals = 1\n[[events]]\nruleset = "thief"\nbots = ["a", "z"]\n',
-         "events[0].bots: no bot named 'z'"),
-        ('name = "t"\nruleset = "thief"\nseats = 6\ndeals = 1\n',
-         "needs 6 bots per game but only 4 play it; add bots or set self_play = true"),
-        ('name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\nparallel = true\n',
-         "parallel must be a whole number"),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\nformat = "swiss"\n',
+            "format must be one of round-robin, not 'swiss'",
+        ),
+        (
+            'name = "t"\nruleset = "thief?x=1"\nseats = 3\ndeals = 1\n',
+            "ruleset: thief has no option 'x'",
+        ),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\n[time_control]\nmove = 1\n',
+            "unknown key time_control.move",
+        ),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\n[time_control]\n'
+            "move_seconds = -1\n",
+            "time_control.move_seconds must be a number >= 0.001",
+        ),
+        (
+            'name = "t"\nseats = 2\ndeals = 1\n[[events]]\nruleset = "thief"\nbots = ["a", "z"]\n',
+            "events[0].bots: no bot named 'z'",
+        ),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 6\ndeals = 1\n',
+            "needs 6 bots per game but only 4 play it; add bots or set self_play = true",
+        ),
+        (
+            'name = "t"\nruleset = "thief"\nseats = 3\ndeals = 1\nparallel = true\n',
+            "parallel must be a whole number",
+        ),
         ("name = [\n", "is not valid TOML"),
     ],
 )
@@ -74,7 +93,8 @@ def test_a_malformed_file_names_the_key(tmp_path: Path, head: str, message: str)
 def test_bot_entries_are_checked(tmp_path: Path) -> None:
     head = 'name = "t"\nruleset = "thief"\nseats = 2\ndeals = 1\n'
     with pytest.raises(ConfigError, match=r"bots\[1\].name: two bots are called 'a'"):
-        config_from(tmp_path, head, '[[bots]]\nname="a"\ncommand="x"\n[[bots]]\nname="a"\ncommand="y"\n')
+        two = '[[bots]]\nname="a"\ncommand="x"\n[[bots]]\nname="a"\ncommand="y"\n'
+        config_from(tmp_path, head, two)
     with pytest.raises(ConfigError, match=r"bots\[0\].command is missing"):
         config_from(tmp_path, head, '[[bots]]\nname="a"\n')
     with pytest.raises(ConfigError, match=r"bots\[0\].cwd: .* is not a directory"):
@@ -91,7 +111,9 @@ def test_round_robin_rotates_every_group_over_the_same_deals(tmp_path: Path) -> 
     assert len({g.seed for g in games}) == 2, "every group plays the same deals"
     for group in {frozenset(g.seats) for g in games}:
         for deal_seed in {g.seed for g in games}:
-            seatings = [g.seats for g in games if frozenset(g.seats) == group and g.seed == deal_seed]
+            seatings = [
+                g.seats for g in games if frozenset(g.seats) == group and g.seed == deal_seed
+            ]
             for seat in range(3):
                 assert {s[seat] for s in seatings} == group, "each bot holds each seat once"
     per_bot = Counter(name for g in games for name in g.seats)

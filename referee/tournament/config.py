@@ -17,9 +17,11 @@ from typing import Any
 
 from referee.games import parse_ruleset
 from referee.games.base import GameError, Ruleset
-from referee.match import TimeControl
+from referee.match import Penalties, TimeControl
+from referee.sandbox import MODES, Confinement, Limits
 
 FORMATS = ("round-robin",)
+_LIMIT_KEYS = ("cpu_seconds", "file_mb", "open_files", "processes", "memory_mb", "output_kb")
 BOT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 
 
@@ -36,13 +38,6 @@ class BotEntry:
 
     def plays(self, ruleset: Ruleset) -> bool:
         return not self.games or ruleset.game.name in self.games or ruleset.id in self.games
-
-
-@dataclass(frozen=True)
-class Penalties:
-    """What faults cost. Every fault gets the seeded random legal action."""
-
-    forfeit_after: int = 0  # faults in one game after which the seat forfeits (0: never)
 
 
 @dataclass(frozen=True)
@@ -70,6 +65,7 @@ class TournamentConfig:
     penalties: Penalties
     parallel: int
     fresh_process: bool
+    confinement: Confinement
     database: Path
     bot_logs: Path
 
@@ -96,6 +92,8 @@ class TournamentConfig:
             "bots": [{"name": b.name, "command": b.command, "cwd": str(b.cwd)} for b in self.bots],
             "time_control": asdict(self.time_control),
             "penalties": asdict(self.penalties),
+            "sandbox": self.confinement.mode,
+            "limits": asdict(self.confinement.limits),
         }
 
     def fingerprint(self) -> str:
@@ -141,6 +139,12 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
             raise ConfigError(f"{self._name(key)} must be a number >= {minimum:g}, not {value!r}")
         return float(value)
+
+    def optional_number(self, key: str, minimum: float = 0.0) -> float | None:
+        if self.table.get(key) is None:
+            self.used.add(key)
+            return None
+        return self.number(key, 0.0, minimum)
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self._get(key, default)
@@ -273,11 +277,26 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
         move_seconds=clock.number("move_seconds", 1.0, minimum=0.001),
         bank_seconds=clock.number("bank_seconds", 10.0),
         startup_seconds=clock.number("startup_seconds", 10.0, minimum=0.1),
+        out_of_turn_seconds=clock.optional_number("out_of_turn_seconds", minimum=0.001),
     )
     clock.check_unknown()
     penalty = top.table_("penalties")
-    penalties = Penalties(forfeit_after=penalty.integer("forfeit_after", 0))
+    penalties = Penalties(
+        forfeit_after=penalty.integer("forfeit_after", 0),
+        stall_after=penalty.integer("stall_after", 3),
+        disqualify_share=penalty.number("disqualify_share", 0.0),
+    )
+    if penalties.disqualify_share > 1:
+        raise ConfigError("penalties.disqualify_share is a share of games, between 0 and 1")
     penalty.check_unknown()
+
+    sandbox = top.string("sandbox", "auto")
+    if sandbox not in MODES:
+        raise ConfigError(f"sandbox must be one of {', '.join(MODES)}, not {sandbox!r}")
+    limit = top.table_("limits")
+    defaults = Limits()
+    limits = Limits(**{name: limit.integer(name, getattr(defaults, name)) for name in _LIMIT_KEYS})
+    limit.check_unknown()
 
     parallel = top.integer("parallel", 0)
     fresh_process = top.boolean("fresh_process", False)
@@ -298,6 +317,7 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
         penalties=penalties,
         parallel=parallel or (os.cpu_count() or 1),
         fresh_process=fresh_process,
+        confinement=Confinement(sandbox, limits),
         database=database,
         bot_logs=bot_logs,
     )

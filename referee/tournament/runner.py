@@ -114,7 +114,8 @@ def _play(config: TournamentConfig, store: Store, the_plan: Plan, progress: Prog
                 outcome.teams,
                 outcome.log,
                 outcome.seats,
-                outcome.bot_logs,
+                outcome.bot_output,
+                outcome.protections,
             )
             received += 1
             progress.game_done(outcome)

@@ -39,7 +39,8 @@ class GameOutcome:
     teams: tuple[tuple[int, ...], ...]
     log: list[dict[str, Any]]
     seats: list[SeatRow]
-    bot_logs: dict[str, str]
+    bot_output: dict[str, str]
+    protections: dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,13 @@ def worker_main(config_path: str, worker: int, tasks: Queue[Any], results: Queue
 async def _serve(
     config: TournamentConfig, worker: int, tasks: Queue[Any], results: Queue[Any]
 ) -> None:
-    pool = BotPool(time_control=config.time_control, log_dir=config.bot_logs / f"worker{worker}")
+    hidden = [config.database.parent, config.bot_logs, *{b.cwd for b in config.bots}]
+    pool = BotPool(
+        time_control=config.time_control,
+        log_dir=config.bot_logs / f"worker{worker}",
+        confinement=config.confinement,
+        hidden=[h for h in hidden if h != config.root],
+    )
     await pool.start()
     loop = asyncio.get_running_loop()
     try:
@@ -107,10 +114,14 @@ async def play_scheduled(
         game.seed,
         game_id=game.key,
         time_control=config.time_control,
-        forfeit_after=config.penalties.forfeit_after,
+        penalties=config.penalties,
     )
     result = await match.run()
     log = result.log[:1] + launch_errors + result.log[1:]
+    output = {label: pool.game_output(label) for label in game.seats}
+    for label, record in zip(game.seats, result.seats):
+        if record.stalled or record.crashed:
+            await pool.retire(label)  # a fresh process for its next game
     rows = [
         SeatRow(
             seat=i,
@@ -124,7 +135,6 @@ async def play_scheduled(
         )
         for i, (label, record) in enumerate(zip(game.seats, result.seats))
     ]
-    bot_logs = pool.stderr_paths()
     return GameOutcome(
         key=game.key,
         scores=result.result.scores,
@@ -133,5 +143,6 @@ async def play_scheduled(
         teams=result.result.teams,
         log=log,
         seats=rows,
-        bot_logs={label: bot_logs[label] for label in game.seats if label in bot_logs},
+        bot_output={label: text for label, text in output.items() if text},
+        protections=config.confinement.summary(),
     )

@@ -35,20 +35,38 @@ class _FaultEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Fault.ValueType
     DESCRIPTOR: _descriptor.EnumDescriptor
     FAULT_UNSPECIFIED: _Fault.ValueType  # 0
     FAULT_TIMEOUT: _Fault.ValueType  # 1
+    """No reply within the deadline."""
     FAULT_ILLEGAL: _Fault.ValueType  # 2
+    """A reply with an index outside the legal actions."""
     FAULT_STALE: _Fault.ValueType  # 3
+    """A reply to a request that was not pending (late, or a wrong id)."""
     FAULT_CRASHED: _Fault.ValueType  # 4
+    """The bot's process died or its stream closed during the game."""
     FAULT_PROTOCOL: _Fault.ValueType  # 5
+    """A message that breaks the protocol (not a Decision, oversized, garbage)."""
+    FAULT_STALLED: _Fault.ValueType  # 6
+    """The bot stopped answering (several timeouts in a row): it was asked
+    nothing more in that game.
+    """
 
 class Fault(_Fault, metaclass=_FaultEnumTypeWrapper):
     """What happened to a seat in the game."""
 
 FAULT_UNSPECIFIED: Fault.ValueType  # 0
 FAULT_TIMEOUT: Fault.ValueType  # 1
+"""No reply within the deadline."""
 FAULT_ILLEGAL: Fault.ValueType  # 2
+"""A reply with an index outside the legal actions."""
 FAULT_STALE: Fault.ValueType  # 3
+"""A reply to a request that was not pending (late, or a wrong id)."""
 FAULT_CRASHED: Fault.ValueType  # 4
+"""The bot's process died or its stream closed during the game."""
 FAULT_PROTOCOL: Fault.ValueType  # 5
+"""A message that breaks the protocol (not a Decision, oversized, garbage)."""
+FAULT_STALLED: Fault.ValueType  # 6
+"""The bot stopped answering (several timeouts in a row): it was asked
+nothing more in that game.
+"""
 Global___Fault: _TypeAlias = Fault  # noqa: Y015
 
 @_typing.final
