@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from referee.sandbox import Confinement, SandboxError, confine
 ADDRESS_ENV = "REFEREE_ADDRESS"
 SECRET_ENV = "REFEREE_SECRET"
 MARKER_ENV = "REFEREE_BOT_MARKER"
+KILL_ROUNDS = 100
 
 
 class BotLaunchError(Exception):
@@ -204,11 +206,16 @@ class BotProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        kill_marked(self.marker)
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not wait
             pass
+        # Children outside the group (or dying with a PID namespace) may linger a
+        # moment: kill them until none is left, so no process outlives the bot.
+        for _ in range(KILL_ROUNDS):
+            if not kill_marked(self.marker):
+                break
+            time.sleep(0.05)
 
 
 def marked_processes(marker: str) -> list[int]:
@@ -220,16 +227,23 @@ def marked_processes(marker: str) -> list[int]:
             continue
         try:
             with open(f"/proc/{entry.name}/environ", "rb") as f:
-                if needle in f.read() + b"\0":
-                    found.append(int(entry.name))
-        except OSError:
+                if needle not in f.read() + b"\0":
+                    continue
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
+                    continue  # a zombie is dead already; its parent reaps it
+            found.append(int(entry.name))
+        except (OSError, IndexError):
             continue
     return found
 
 
-def kill_marked(marker: str) -> None:
-    for pid in marked_processes(marker):
+def kill_marked(marker: str) -> int:
+    """SIGKILL every live process carrying the marker; returns how many."""
+    pids = marked_processes(marker)
+    for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+    return len(pids)

@@ -215,6 +215,13 @@ def results_table(result: MatchResult) -> Table:
     show_default=True,
     help="Seconds a bot has to connect after it is started.",
 )
+@click.option(
+    "--sandbox",
+    type=click.Choice(MODES),
+    default="auto",
+    show_default=True,
+    help="Run bots in the bubblewrap sandbox: where it works (auto), always, or never.",
+)
 def play(
     game: str,
     bots: tuple[str, ...],
@@ -414,14 +421,17 @@ def doctor(sandbox: str) -> None:
     table.add_column("active")
     table.add_column("how, or why not")
     for item in confinement.protections():
-        table.add_row(item.name, "[green]yes[/green]" if item.active else "[red]no[/red]",
-                      item.detail)
+        table.add_row(
+            item.name, "[green]yes[/green]" if item.active else "[red]no[/red]", item.detail
+        )
     console = Console()
     console.print(table)
     p = probe()
-    console.print(f"bubblewrap: {p.bwrap or 'not found'}; prlimit: {p.prlimit or 'not found'}; "
-                  f"setpriv: {p.setpriv or 'not found'}; running as root: {p.root}",
-                  highlight=False)
+    console.print(
+        f"bubblewrap: {p.bwrap or 'not found'}; prlimit: {p.prlimit or 'not found'}; "
+        f"setpriv: {p.setpriv or 'not found'}; running as root: {p.root}",
+        highlight=False,
+    )
 
 
 @main.command()

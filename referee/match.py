@@ -224,9 +224,7 @@ class Match:
         record = self.records[seat_index]
         if record.forfeited or record.stalled:
             return Reply(None, None, 0.0)
-        if not seat.alive:
-            return Reply(None, Fault.CRASHED, 0.0)
-        return await seat.decide(request, limit)
+        return await seat.decide(request, limit)  # a dead seat answers with its fault at once
 
     def _settle(
         self, seat_index: int, request: pb.DecisionRequest, reply: Reply
@@ -246,14 +244,12 @@ class Match:
         fault = reply.fault
         if fault is None and (reply.index is None or not 0 <= reply.index < len(actions)):
             fault = Fault.ILLEGAL
-        stale = self.seats[seat_index].take_stale_replies()
-        record.faults.extend([Fault.STALE] * stale)
+        record.faults.extend(self.seats[seat_index].take_faults())
         if fault is not None:
-            if fault is Fault.CRASHED and record.crashed:
-                pass  # counted once, when the seat died
-            else:
+            gone = fault in (Fault.CRASHED, Fault.PROTOCOL) and not self.seats[seat_index].alive
+            if not (gone and record.crashed):  # a dead seat's fault is counted once
                 record.faults.append(fault)
-            record.crashed = record.crashed or fault is Fault.CRASHED
+            record.crashed = record.crashed or gone
             self._count_timeouts(seat_index, fault)
             forfeit_after = self.penalties.forfeit_after
             if forfeit_after and len(record.faults) >= forfeit_after and not record.forfeited:
@@ -338,7 +334,7 @@ class Match:
             }
         )
         for index, seat in enumerate(self.seats):
-            seat.take_stale_replies()  # replies left over from an earlier game
+            seat.take_faults()  # left over from an earlier game
             if seat.alive:
                 seat.send(self._game_start(index))
         self._publish(self.state.opening_events())

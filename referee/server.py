@@ -14,7 +14,7 @@ import hmac
 import shutil
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import grpc
@@ -32,8 +32,16 @@ MAX_RECEIVE_BYTES = 1 << 20
 MAX_SEND_BYTES = 16 << 20
 
 
+EXIT_WAIT_STEPS = 6  # x 50 ms: how long a broken stream waits to see the process die
+MAX_UNSOLICITED = 100  # messages a bot may send between two requests before it counts as a flood
+
+
 class BotGone(Exception):
     """The bot's stream ended while a decision was pending."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.label)
+        self.fault = fault
 
 
 class BotSlot:
@@ -44,12 +52,16 @@ class BotSlot:
         self.label = label
         self.bot_name = ""
         self.connected = asyncio.Event()
-        self.protocol_errors = 0
         self._bound = False
         self._alive = True
         self._outbox: asyncio.Queue[pb.PlayResponse | None] = asyncio.Queue()
         self._pending: tuple[int, asyncio.Future[tuple[int, float]]] | None = None
-        self._stale = 0
+        self._faults: list[Fault] = []
+        self._unsolicited = 0
+        self._gone_because = Fault.CRASHED
+        self._closing = False
+        # Set by whoever launched the process; without one, a broken stream is a crash.
+        self.process_alive: Callable[[], bool] = lambda: False
 
     # -- SeatClient ---------------------------------------------------------------
 
@@ -66,6 +78,8 @@ class BotSlot:
             self._outbox.put_nowait(message)
 
     async def decide(self, request: pb.DecisionRequest, timeout: float) -> Reply:
+        if not self._alive:
+            return Reply(None, self._gone_because, 0.0)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[int, float]] = loop.create_future()
         self._pending = (request.request_id, future)
@@ -76,14 +90,15 @@ class BotSlot:
             return Reply(index, None, received - sent)
         except TimeoutError:
             return Reply(None, Fault.TIMEOUT, time.monotonic() - sent)
-        except BotGone:
-            return Reply(None, Fault.CRASHED, time.monotonic() - sent)
+        except BotGone as gone:
+            return Reply(None, gone.fault, time.monotonic() - sent)
         finally:
             self._pending = None
+            self._unsolicited = 0
 
-    def take_stale_replies(self) -> int:
-        stale, self._stale = self._stale, 0
-        return stale
+    def take_faults(self) -> list[Fault]:
+        faults, self._faults = self._faults, []
+        return faults
 
     # -- the stream's side -------------------------------------------------------
 
@@ -100,18 +115,47 @@ class BotSlot:
         received = time.monotonic()
         pending = self._pending
         if pending is None or pending[0] != decision.request_id or pending[1].done():
-            self._stale += 1
+            self._faults.append(Fault.STALE)
+            self.on_unsolicited()
             return
         pending[1].set_result((decision.action_index, received))
 
-    def on_disconnect(self) -> None:
+    def on_protocol_error(self) -> None:
+        """A message that is not a Decision: a fault; too many end the stream."""
+        self._faults.append(Fault.PROTOCOL)
+        self.on_unsolicited()
+
+    def on_unsolicited(self) -> None:
+        self._unsolicited += 1
+        if self._unsolicited == MAX_UNSOLICITED:
+            self.on_disconnect(Fault.PROTOCOL)
+
+    async def stream_ended(self) -> None:
+        """The stream is over. If the referee did not end it: a bot whose process
+        died crashed; a bot whose process lives on broke its stream (e.g. with
+        an oversized message), a protocol fault."""
+        if not self._alive or self._closing:
+            self.on_disconnect()
+            return
+        for _ in range(EXIT_WAIT_STEPS):
+            if not self.process_alive():
+                self.on_disconnect(Fault.CRASHED)
+                return
+            await asyncio.sleep(0.05)
+        self.on_disconnect(Fault.PROTOCOL)
+
+    def on_disconnect(self, because: Fault = Fault.CRASHED) -> None:
+        """The bot is gone (its stream broke, or it broke the protocol)."""
+        if self._alive:
+            self._gone_because = because
         self._alive = False
         self._outbox.put_nowait(None)
         if self._pending is not None and not self._pending[1].done():
-            self._pending[1].set_exception(BotGone())
+            self._pending[1].set_exception(BotGone(self._gone_because))
 
     def close(self) -> None:
         """End the bot's stream normally (after its last game)."""
+        self._closing = True
         self._outbox.put_nowait(None)
 
     async def outgoing(self) -> AsyncIterator[pb.PlayResponse]:
@@ -166,6 +210,8 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown secret")
         assert slot is not None
         if slot.bound:
+            # A second stream for one secret: refused. Not counted against the
+            # seat, since whoever holds a copy of its secret could send it.
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, "this secret is already connected")
         slot.bind(hello.bot_name)
         reader = asyncio.create_task(self._read(request_iterator, slot))
@@ -177,20 +223,23 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
                 yield message
         finally:
             reader.cancel()
-            slot.on_disconnect()
+            await slot.stream_ended()
 
     @staticmethod
     async def _read(request_iterator: AsyncIterator[pb.PlayRequest], slot: BotSlot) -> None:
         try:
             async for request in request_iterator:
+                if not slot.alive:
+                    break
                 if request.WhichOneof("message") == "decision":
                     slot.on_decision(request.decision)
                 else:
-                    slot.protocol_errors += 1
-        except (grpc.aio.AioRpcError, asyncio.CancelledError):
-            pass
-        finally:
-            slot.on_disconnect()
+                    slot.on_protocol_error()
+        except asyncio.CancelledError:
+            return
+        except Exception:  # an undecodable message ends the stream
+            slot.on_disconnect(Fault.PROTOCOL)
+        await slot.stream_ended()
 
 
 def _version() -> str:
@@ -213,7 +262,15 @@ class RefereeServer:
             options=[
                 ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
                 ("grpc.max_send_message_length", MAX_SEND_BYTES),
-            ]
+                # One Play stream per bot, plus health checks and reflection.
+                ("grpc.max_concurrent_streams", 4),
+                # Find dead connections; refuse clients that ping too often.
+                ("grpc.keepalive_time_ms", 20_000),
+                ("grpc.keepalive_timeout_ms", 10_000),
+                ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                ("grpc.http2.max_ping_strikes", 2),
+            ],
+            maximum_concurrent_rpcs=256,
         )
         pb_grpc.add_RefereeServiceServicer_to_server(self.servicer, self._server)
         self.health = HealthServicer()

@@ -30,7 +30,7 @@ from referee.match import (
     TimeControl,
 )
 from referee.sandbox import Confinement
-from referee.seats import Reply, SeatClient
+from referee.seats import Fault, Reply, SeatClient
 from referee.server import BotSlot, RefereeServer
 from referee.v1 import referee_pb2 as pb
 
@@ -65,10 +65,10 @@ class AbsentSeat:
         pass
 
     async def decide(self, request: pb.DecisionRequest, timeout: float) -> Reply:
-        raise AssertionError("the match never asks a seat that is not alive")
+        return Reply(None, Fault.CRASHED, 0.0)
 
-    def take_stale_replies(self) -> int:
-        return 0
+    def take_faults(self) -> list[Fault]:
+        return []
 
 
 class BotPool:
@@ -128,6 +128,7 @@ class BotPool:
         except BotLaunchError:
             self.server.unregister(slot)
             raise
+        slot.process_alive = lambda: process.exit_code is None
         self.running[key] = RunningBot(slot, process)
         try:
             await self._wait_connected(slot, process)

@@ -16,7 +16,8 @@ From the rulings file, common to all games:
 
 From the rulings file, Thief:
 - 2-6 players; two 52-card decks and 4 jokers (108 cards). Every 2 and every joker
-  is wild, usable only to steal or re-capture, never to pair or to take the discard.
+  is wild, usable as a wild only to steal or re-capture: never as a wild in a pair
+  or a discard match (a 2 still pairs with a 2 and takes a discard 2, a joker likewise).
 - A pair is two cards of exactly one rank: 2+2 and Jo+Jo are pairs, 2+Jo is not.
 - First dealer: every seat draws a card; the highest rank (Jo > A > K > ... > 2)
   deals; seats tied for highest draw again until one is unique. Seats are fixed by

@@ -20,15 +20,19 @@ What goes into a score, and why:
   If the victim takes it back, the bot's capturing card goes with the set.
 - Holding wilds. 2s and jokers can steal anything and take sets back, so
   spending one costs an "option value" on top of the card itself; the cost
-  fades as the stock runs out (cards left in hand score nothing).
+  fades as the stock runs out (cards left in hand score nothing). Where a
+  natural can make the same steal or re-capture, the wild is kept: it will
+  still score its points later, on another set.
 - Exposure. Only the top set of a pile can be stolen, and every capture
   covers the previous one. When a capture will probably be the last of the
   turn, the bot counts how likely the opponents are to steal the set it
   would leave on top, and prefers to finish on a small set that covers a big
-  one.
+  one. Exposure orders captures but is no reason to stop early: a capture put
+  off is no safer later, so the turn ends only when no capture pays at all.
 - Forced discard. The bot discards the card whose rank has the fewest copies
-  still hidden (the next players are least likely to match it), of low value,
-  never a wild if it can help it, and not one that guards its own top set.
+  still hidden (the next players are least likely to match it, and the bot
+  least likely to pair it), of low value, never a wild if it can help it, and
+  not one that guards its own top set or could steal an opponent's next turn.
 """
 
 from __future__ import annotations
@@ -51,7 +55,6 @@ WILD_RANKS = frozenset({TWO, JOKER})
 # Two 52-card decks plus four jokers: 8 of each rank, 4 jokers, 108 cards.
 COPIES_PER_RANK = 8
 JOKERS_IN_DECK = 4
-DECK_SIZE = 108
 
 # Option value of a wild kept in hand (it can steal anything, or take a set
 # back), at full stock; it shrinks as the stock runs out.
@@ -64,6 +67,9 @@ HOLD_FULL_STOCK = 30
 STEAL_THREAT_SHARE = 0.3
 # How much a natural that could take back the bot's own top set is worth.
 GUARD_SHARE = 0.3
+# Share of a theft's cost that remains when the bot holds a card to take the
+# set straight back (the thief may still answer, and the card goes with it).
+GUARDED_LOSS_SHARE = 0.35
 # Weight of points taken from / given to an opponent who is not the leader.
 NON_LEADER_WEIGHT = 0.5
 # The chance an opponent who can steal a set actually does (not everyone
@@ -130,10 +136,7 @@ class View:
         for pile in obs.piles:
             for s in pile.sets:
                 seen.update(c.rank for c in s.cards)
-        if obs.HasField("dispute"):
-            # The disputed set lies on its holder's pile and is already counted
-            # there; nothing to add. (Kept explicit for readers.)
-            pass
+        # A disputed set lies on its holder's pile, so it is counted already.
         hidden: Counter[int] = Counter()
         for rank in range(cards_pb2.RANK_TWO, cards_pb2.RANK_ACE + 1):
             hidden[rank] = max(0, COPIES_PER_RANK - seen[rank])
@@ -252,7 +255,7 @@ def exposure(
         return 0.0
     p = steal_risk(view, cards[-1].rank, spared)
     if guards:
-        p *= 0.35
+        p *= GUARDED_LOSS_SHARE
     return p * set_points(cards) * (1.0 + view.mean_weight())
 
 
