@@ -54,8 +54,9 @@ class SeatClient(Protocol):
     async def decide(self, request: pb.DecisionRequest, timeout: float) -> Reply:
         """Send a decision request and wait up to `timeout` seconds for its reply."""
 
-    def take_stale_replies(self) -> int:
-        """How many replies to no pending request arrived since the last call."""
+    def take_faults(self) -> list[Fault]:
+        """Faults of the seat's own making since the last call: stale replies,
+        protocol errors."""
 
 
 Policy = Callable[[pb.Observation, Sequence[pb.Action]], int]
@@ -87,8 +88,8 @@ class LocalSeat:
         index = self._policy(request.observation, request.legal_actions)
         return Reply(index, None, time.monotonic() - start)
 
-    def take_stale_replies(self) -> int:
-        return 0
+    def take_faults(self) -> list[Fault]:
+        return []
 
 
 def random_policy(seed: int) -> Policy:

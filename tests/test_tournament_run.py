@@ -62,7 +62,11 @@ def write_file(tmp_path: Path, name: str, **changes: str) -> Path:
 def referee(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "referee.cli", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
     )
 
 
@@ -146,7 +150,10 @@ def test_sigkill_then_resume_gives_the_uninterrupted_results(tmp_path: Path) -> 
     env = {**os.environ, marker.split("=")[0]: marker.split("=")[1]}
     runner = subprocess.Popen(
         [sys.executable, "-m", "referee.cli", "run", str(path), "--quiet"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 120
     while done_count(database) < 5 and time.monotonic() < deadline:
