@@ -31,7 +31,8 @@ SORTING_NOTE = (
     "all three share a rank. Wins count first places, a shared first place split between "
     "the seats sharing it. ± is the 95% confidence interval of the mean score (Student's t). "
     "Rating: openskill Plackett-Luce μ ± σ over the games in schedule order; "
-    "a bot holding several seats of one game gets the mean of its seats' updates."
+    "a bot holding several seats of one game gets the mean of its seats' updates. "
+    "DQ: faults in more than the tournament's disqualify_share of its games; listed last."
 )
 SOLO_NOTE = (
     " One-player event: each deal is compared across the bots that played it, "
@@ -60,6 +61,8 @@ class BotStanding:
     forfeits: int = 0
     time_used: float = 0.0
     decisions: int = 0
+    games_with_faults: int = 0
+    disqualified: bool = False
 
     @property
     def mean_score(self) -> float:
@@ -80,8 +83,13 @@ class BotStanding:
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
 
-    def sort_key(self) -> tuple[float, float, float]:
-        return (round(self.mean_place, 9), -round(self.wins, 9), -round(self.mean_score, 9))
+    def sort_key(self) -> tuple[bool, float, float, float]:
+        return (
+            self.disqualified,
+            round(self.mean_place, 9),
+            -round(self.wins, 9),
+            -round(self.mean_score, 9),
+        )
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -96,6 +104,8 @@ class BotStanding:
             "rating_sigma": self.sigma,
             "faults": dict(sorted(self.faults.items())),
             "forfeits": self.forfeits,
+            "games_with_faults": self.games_with_faults,
+            "disqualified": self.disqualified,
             "decisions": self.decisions,
             "time_used": self.time_used,
         }
@@ -135,8 +145,12 @@ def _outcomes(games: Sequence[GameRow], solo: bool) -> list[Outcome]:
     return outcomes
 
 
-def standings(games: Sequence[GameRow], bots: Sequence[str], seats: int) -> list[BotStanding]:
-    """The standings of one event's finished games, best first."""
+def standings(
+    games: Sequence[GameRow], bots: Sequence[str], seats: int, disqualify_share: float = 0.0
+) -> list[BotStanding]:
+    """The standings of one event's finished games, best first; a bot with
+    faults in more than `disqualify_share` of its games (if set) is
+    disqualified and listed last."""
     table = {b: BotStanding(b) for b in bots}
     for game in games:
         for seat in game.results:
@@ -146,6 +160,7 @@ def standings(games: Sequence[GameRow], bots: Sequence[str], seats: int) -> list
             row.decisions += seat.decisions
             row.time_used += seat.time_used
             row.forfeits += int(seat.forfeited)
+            row.games_with_faults += int(bool(seat.faults))
             for kind, count in seat.faults.items():
                 row.faults[kind] = row.faults.get(kind, 0) + count
     model = PlackettLuce()
@@ -160,6 +175,9 @@ def standings(games: Sequence[GameRow], bots: Sequence[str], seats: int) -> list
             _rate(model, ratings, outcome)
     for bot, rating in ratings.items():
         table[bot].mu, table[bot].sigma = rating.mu, rating.sigma
+    for row in table.values():
+        share = row.games_with_faults / row.games if row.games else 0.0
+        row.disqualified = disqualify_share > 0 and share > disqualify_share
     ordered = sorted(table.values(), key=BotStanding.sort_key)
     for i, row in enumerate(ordered):
         previous = ordered[i - 1] if i else None

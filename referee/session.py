@@ -123,7 +123,7 @@ class BotPool:
                 self.log_dir,
                 file_label,
                 self.confinement,
-                [h for h in self.hidden if spec.cwd is None or h != spec.cwd],
+                hidden_from(spec, self.hidden),
             )
         except BotLaunchError:
             self.server.unregister(slot)
@@ -198,6 +198,12 @@ class BotPool:
         await self.server.stop()
         if self._own_log_dir:
             shutil.rmtree(self.log_dir, ignore_errors=True)
+
+
+def hidden_from(spec: BotSpec, hidden: Sequence[Path]) -> list[Path]:
+    """What to hide from this bot: never its own directory or one containing it."""
+    cwd = (spec.cwd or Path.cwd()).resolve()
+    return [h for h in hidden if not cwd.is_relative_to(h.resolve())]
 
 
 async def _wait_exit(processes: Sequence[BotProcess], seconds: float) -> None:

@@ -189,3 +189,29 @@ def test_fresh_processes_give_the_same_results(tmp_path: Path, fresh: bool) -> N
     ours = {k: v[1:] for k, v in results(tmp_path / f"fresh{fresh}.sqlite").items()}
     theirs = {k: v[1:] for k, v in results(tmp_path / "base.sqlite").items()}
     assert ours == theirs
+
+
+def test_a_crashing_bot_is_restarted_and_a_faulty_one_disqualified(tmp_path: Path) -> None:
+    path = write_file(
+        tmp_path,
+        "faulty",
+        **{
+            'command = "python tests/bots/odd_bot.py"': (
+                'command = "python tests/bots/odd_bot.py die_after=3"\n'
+                '[[bots]]\nname = "illegal"\ncommand = "python tests/bots/odd_bot.py illegal"'
+            ),
+            "parallel = 2\n": "parallel = 1\n[penalties]\ndisqualify_share = 0.5\n",
+            "deals = 4": "deals = 1",
+        },
+    )
+    out = referee("run", str(path), "--quiet")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(referee("standings", str(tmp_path / "faulty.sqlite"), "--json").stdout)
+    rows = {r["bot"]: r for r in data[0]["standings"]}
+    crasher = rows["first"]
+    assert crasher["faults"] == {"crashed": crasher["games"]}, "one crash per game"
+    assert crasher["decisions"] >= 2 * crasher["games"], "restarted: it decided in every game"
+    assert rows["illegal"]["disqualified"]
+    assert rows["first"]["disqualified"], "crashes in every game are faults too"
+    assert {rows["illegal"]["rank"], rows["first"]["rank"]} == {3, 4}, "listed last"
+    assert not rows["random"]["disqualified"] and not rows["random"]["faults"]

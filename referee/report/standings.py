@@ -51,7 +51,12 @@ def event_standings(store: Store) -> list[EventStandings]:
                 seats=event["seats"],
                 games=len(games),
                 scheduled=scheduled.get(event["name"], 0),
-                rows=standings(games, event["bots"], event["seats"]),
+                rows=standings(
+                    games,
+                    event["bots"],
+                    event["seats"],
+                    definition.get("penalties", {}).get("disqualify_share", 0.0),
+                ),
                 head_to_head=head_to_head(games) if event["seats"] == 2 else {},
             )
         )
@@ -93,7 +98,7 @@ def standings_table(event: EventStandings) -> Table:
     for row in event.rows:
         comparisons = len(row.places)
         table.add_row(
-            str(row.rank),
+            "DQ" if row.disqualified else str(row.rank),
             row.bot,
             str(row.games),
             f"{row.wins:g}",

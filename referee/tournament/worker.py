@@ -73,12 +73,14 @@ def worker_main(config_path: str, worker: int, tasks: Queue[Any], results: Queue
 async def _serve(
     config: TournamentConfig, worker: int, tasks: Queue[Any], results: Queue[Any]
 ) -> None:
-    hidden = [config.database.parent, config.bot_logs, *{b.cwd for b in config.bots}]
+    database = config.database
+    wal = [database.with_name(database.name + suffix) for suffix in ("-wal", "-shm")]
+    hidden = [database, *wal, database.parent, config.bot_logs, *{b.cwd for b in config.bots}]
     pool = BotPool(
         time_control=config.time_control,
         log_dir=config.bot_logs / f"worker{worker}",
         confinement=config.confinement,
-        hidden=[h for h in hidden if h != config.root],
+        hidden=hidden,
     )
     await pool.start()
     loop = asyncio.get_running_loop()

@@ -1,6 +1,6 @@
 """A bot for tests that misbehaves on purpose, as BOT_MODE says.
 
-Modes (comma-separated, each optionally `name=value`):
+Modes (comma-separated in BOT_MODE or as arguments, each optionally `name=value`):
   illegal        answer every request with an out-of-range index
   sleep=S        sleep S seconds before every answer
   stale          first send a reply with a wrong request id, then the right one
@@ -29,7 +29,8 @@ from referee.v1 import referee_pb2_grpc as pb_grpc
 
 def modes() -> dict[str, str]:
     result = {}
-    for part in filter(None, os.environ.get("BOT_MODE", "").split(",")):
+    spec = os.environ.get("BOT_MODE", "") or ",".join(sys.argv[1:])
+    for part in filter(None, spec.split(",")):
         key, _, value = part.partition("=")
         result[key] = value
     return result
