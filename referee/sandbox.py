@@ -12,6 +12,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,6 +188,19 @@ def _limit_args(limits: Limits) -> list[str]:
     return [*args, "--"] if len(args) > 1 else []
 
 
+def _needed(argv: Sequence[str], cwd: Path) -> list[Path]:
+    """Paths a bot needs to read: the interpreter's prefix, the referee's
+    package (the SDK), and the files its command line names."""
+    import referee
+
+    paths = [Path(sys.prefix), Path(sys.base_prefix), Path(referee.__file__).resolve().parents[1]]
+    for arg in argv:
+        candidate = cwd / arg
+        if arg and candidate.exists():
+            paths.append(candidate.resolve())
+    return [path for path in dict.fromkeys(paths) if path.exists()]
+
+
 def confine(
     argv: Sequence[str],
     confinement: Confinement,
@@ -199,7 +213,12 @@ def confine(
     if confinement.use_sandbox():
         p = probe()
         assert p.bwrap is not None
-        args = [p.bwrap, *_BASE_ARGS, "--bind", str(cwd), str(cwd)]
+        args = [p.bwrap, *_BASE_ARGS]
+        for path in _needed(argv, cwd):
+            # The private /tmp hides what lives there; give back what the bot runs from.
+            if path.is_relative_to("/tmp"):
+                args += ["--ro-bind", str(path), str(path)]
+        args += ["--bind", str(cwd), str(cwd)]
         if socket_dir is not None:
             args += ["--bind", str(socket_dir), str(socket_dir)]
         for path in hidden:
