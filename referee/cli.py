@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from referee.bots import BotLaunchError, BotSpec
-from referee.games import GAMES, parse_ruleset
+from referee.games import all_rulesets, parse_ruleset
 from referee.games.base import GameError, Ruleset
 from referee.match import MatchResult, TimeControl
 from referee.sandbox import MODES, Confinement, SandboxError, probe
@@ -62,15 +62,19 @@ def games() -> None:
     table.add_column("ruleset")
     table.add_column("game")
     table.add_column("seats", justify="right")
-    table.add_column("options")
-    for game in GAMES.values():
-        seats = (
-            f"{game.min_seats}"
-            if game.min_seats == game.max_seats
-            else (f"{game.min_seats}-{game.max_seats}")
+    table.add_column("options (defaults)")
+    shown: set[str] = set()
+    for ruleset in all_rulesets():
+        low, high = ruleset.seats
+        seats = f"{low}" if low == high else f"{low}-{high}"
+        game = ruleset.game
+        options = ", ".join(o.name if o.is_flag else f"{o.name}={o.default}" for o in game.options)
+        first = game.name not in shown
+        shown.add(game.name)
+        table.add_row(
+            ruleset.id, game.title if first else "", seats, (options or "-") if first else ""
         )
-        options = "; ".join(f"{o.name} (default {o.default}): {o.help}" for o in game.options)
-        table.add_row(game.name, game.title, seats, options or "-")
+    table.caption = "A ruleset is game?option=value&flag; `referee rules GAME` explains options."
     Console().print(table)
 
 
@@ -81,7 +85,8 @@ def rules(game: str) -> None:
     ruleset = resolve_ruleset(game)
     console = Console()
     g = ruleset.game
-    console.rule(f"[bold]{g.title}[/bold] ({g.min_seats}-{g.max_seats} players)")
+    low, high = ruleset.seats
+    console.rule(f"[bold]{g.title}[/bold] ({low}-{high} players)")
     console.print(g.summary.strip())
     for option in g.options:
         console.print(

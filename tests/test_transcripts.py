@@ -28,7 +28,8 @@ def file_name(ruleset: Ruleset) -> str:
 
 
 def seats_for(ruleset: Ruleset) -> int:
-    return min(max(3, ruleset.game.min_seats), ruleset.game.max_seats)
+    low, high = ruleset.seats
+    return min(max(3, low), high)
 
 
 def event_line(event: Event) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from referee.games.base import Game, Ruleset, UnknownRuleset
+from referee.games.indian_chief import IndianChief
+from referee.games.life import Life
 from referee.games.thief import Thief
 
-GAMES: dict[str, Game] = {g.name: g for g in (Thief(),)}
+GAMES: dict[str, Game] = {g.name: g for g in (Thief(), IndianChief(), Life())}
 
 
 def parse_ruleset(ruleset_id: str) -> Ruleset:
@@ -31,4 +33,16 @@ def parse_ruleset(ruleset_id: str) -> Ruleset:
     return Ruleset(game, options)
 
 
-__all__ = ["GAMES", "Ruleset", "UnknownRuleset", "parse_ruleset"]
+def all_rulesets() -> list[Ruleset]:
+    """Each game at its default options, then with each other value of each option."""
+    found = []
+    for game in GAMES.values():
+        found.append(parse_ruleset(game.name))
+        for option in game.options:
+            for value in option.choices:
+                if value != option.default:
+                    found.append(parse_ruleset(f"{game.name}?{option.name}={value}"))
+    return found
+
+
+__all__ = ["GAMES", "Ruleset", "UnknownRuleset", "all_rulesets", "parse_ruleset"]

@@ -209,6 +209,11 @@ class Game(ABC):
         _, _, after = doc.partition("Rulings")
         return after.strip(" \n:-") if after else ""
 
+    def seat_range(self, options: Mapping[str, str]) -> tuple[int, int]:
+        """The seat counts this game is played by with these options (some
+        options exist only for some counts, e.g. partnerships for four)."""
+        return self.min_seats, self.max_seats
+
     @abstractmethod
     def new_state(self, num_seats: int, chance: Chance, options: Mapping[str, str]) -> GameState:
         """A new game at its start; options are already validated strings."""
@@ -234,19 +239,29 @@ class Ruleset:
             + "&".join(k if k in flags and v == "true" else f"{k}={v}" for k, v in extra)
         )
 
+    @property
+    def all_options(self) -> dict[str, str]:
+        """Every option's value, defaults included."""
+        values = {o.name: o.default for o in self.game.options}
+        values.update(self.options)
+        return values
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        """The fewest and most seats this ruleset is played by."""
+        return self.game.seat_range(self.all_options)
+
     def check_seats(self, num_seats: int) -> None:
-        g = self.game
-        if not g.min_seats <= num_seats <= g.max_seats:
+        low, high = self.seats
+        if not low <= num_seats <= high:
             raise GameError(
-                f"{g.name} is played by {g.min_seats}-{g.max_seats} players, not {num_seats}"
-                if g.min_seats != g.max_seats
-                else f"{g.name} is played by exactly {g.min_seats} player(s), not {num_seats}"
+                f"{self.id} is played by {low}-{high} players, not {num_seats}"
+                if low != high
+                else f"{self.id} is played by exactly {low} player(s), not {num_seats}"
             )
 
     def new_state(
         self, num_seats: int, seed: int, orders: Sequence[Sequence[Card]] = ()
     ) -> GameState:
         self.check_seats(num_seats)
-        all_options = {o.name: o.default for o in self.game.options}
-        all_options.update(self.options)
-        return self.game.new_state(num_seats, Chance(seed, orders), all_options)
+        return self.game.new_state(num_seats, Chance(seed, orders), self.all_options)

@@ -190,7 +190,8 @@ def _ruleset(reader: _Reader) -> Ruleset:
 
 def _event(reader: _Reader, defaults: _Reader, bots: tuple[BotEntry, ...], index: int) -> Event:
     ruleset = _ruleset(reader)
-    default_seats = ruleset.game.min_seats if ruleset.game.max_seats == 1 else None
+    low, high = ruleset.seats
+    default_seats = low if low == high else None
     seats_default = defaults.table.get("seats", default_seats)
     seats = reader.integer("seats", seats_default, minimum=1)
     try:

@@ -22,17 +22,26 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dreferee/v1/indian_chief.proto\x12\nreferee.v1\"\x18\n\x16IndianChiefObservation\"\x13\n\x11IndianChiefActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dreferee/v1/indian_chief.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\"\xed\x01\n\x11IndianChiefPlayer\x12\r\n\x05total\x18\x01 \x01(\x05\x12\x11\n\thand_size\x18\x02 \x01(\r\x12/\n\nmelds_made\x18\x03 \x03(\x0e\x32\x1b.referee.v1.IndianChiefMeld\x12\x13\n\x0bmeld_scores\x18\x04 \x03(\x05\x12)\n\x04meld\x18\x05 \x01(\x0e\x32\x1b.referee.v1.IndianChiefMeld\x12\x1f\n\x05table\x18\x06 \x03(\x0b\x32\x10.referee.v1.Card\x12$\n\nknown_hand\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\"\xad\x02\n\x16IndianChiefObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x01(\r\x12\r\n\x05round\x18\x03 \x01(\r\x12\x14\n\x0crounds_total\x18\x04 \x01(\r\x12\r\n\x05\x64\x65\x63ks\x18\x05 \x01(\r\x12+\n\x05phase\x18\x06 \x01(\x0e\x32\x1c.referee.v1.IndianChiefPhase\x12\x1e\n\x04hand\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nstock_size\x18\x08 \x01(\r\x12.\n\x07players\x18\t \x03(\x0b\x32\x1d.referee.v1.IndianChiefPlayer\x12\x18\n\x10thieves_deciding\x18\n \x03(\r\x12\x17\n\x0fthieves_waiting\x18\x0b \x03(\r\"\xa0\x01\n\x11IndianChiefAction\x12/\n\x04kind\x18\x01 \x01(\x0e\x32!.referee.v1.IndianChiefActionKind\x12)\n\x04meld\x18\x02 \x01(\x0e\x32\x1b.referee.v1.IndianChiefMeld\x12\x1f\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x10.referee.v1.Card\x12\x0e\n\x06target\x18\x04 \x01(\r*\x93\x02\n\x0fIndianChiefMeld\x12!\n\x1dINDIAN_CHIEF_MELD_UNSPECIFIED\x10\x00\x12\x1b\n\x17INDIAN_CHIEF_MELD_THIEF\x10\x01\x12 \n\x1cINDIAN_CHIEF_MELD_BEGGAR_MAN\x10\x02\x12\x1e\n\x1aINDIAN_CHIEF_MELD_POOR_MAN\x10\x03\x12\x1c\n\x18INDIAN_CHIEF_MELD_LAWYER\x10\x04\x12\x1e\n\x1aINDIAN_CHIEF_MELD_RICH_MAN\x10\x05\x12\x1c\n\x18INDIAN_CHIEF_MELD_DOCTOR\x10\x06\x12\"\n\x1eINDIAN_CHIEF_MELD_INDIAN_CHIEF\x10\x07*\x8e\x01\n\x10IndianChiefPhase\x12\"\n\x1eINDIAN_CHIEF_PHASE_UNSPECIFIED\x10\x00\x12\x1b\n\x17INDIAN_CHIEF_PHASE_MELD\x10\x01\x12\x1c\n\x18INDIAN_CHIEF_PHASE_STEAL\x10\x02\x12\x1b\n\x17INDIAN_CHIEF_PHASE_OVER\x10\x03*\xaf\x01\n\x15IndianChiefActionKind\x12(\n$INDIAN_CHIEF_ACTION_KIND_UNSPECIFIED\x10\x00\x12!\n\x1dINDIAN_CHIEF_ACTION_KIND_MELD\x10\x01\x12\"\n\x1eINDIAN_CHIEF_ACTION_KIND_STEAL\x10\x02\x12%\n!INDIAN_CHIEF_ACTION_KIND_NO_STEAL\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.indian_chief_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_INDIANCHIEFOBSERVATION']._serialized_start=45
-  _globals['_INDIANCHIEFOBSERVATION']._serialized_end=69
-  _globals['_INDIANCHIEFACTION']._serialized_start=71
-  _globals['_INDIANCHIEFACTION']._serialized_end=90
+  _globals['_INDIANCHIEFMELD']._serialized_start=777
+  _globals['_INDIANCHIEFMELD']._serialized_end=1052
+  _globals['_INDIANCHIEFPHASE']._serialized_start=1055
+  _globals['_INDIANCHIEFPHASE']._serialized_end=1197
+  _globals['_INDIANCHIEFACTIONKIND']._serialized_start=1200
+  _globals['_INDIANCHIEFACTIONKIND']._serialized_end=1375
+  _globals['_INDIANCHIEFPLAYER']._serialized_start=70
+  _globals['_INDIANCHIEFPLAYER']._serialized_end=307
+  _globals['_INDIANCHIEFOBSERVATION']._serialized_start=310
+  _globals['_INDIANCHIEFOBSERVATION']._serialized_end=611
+  _globals['_INDIANCHIEFACTION']._serialized_start=614
+  _globals['_INDIANCHIEFACTION']._serialized_end=774
 # @@protoc_insertion_point(module_scope)

@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.v1 import cards_pb2 as _cards_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,18 +20,239 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _IndianChiefMeld:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _IndianChiefMeldEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_IndianChiefMeld.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    INDIAN_CHIEF_MELD_UNSPECIFIED: _IndianChiefMeld.ValueType  # 0
+    INDIAN_CHIEF_MELD_THIEF: _IndianChiefMeld.ValueType  # 1
+    """One card: scores its value (A 1, 2-10 their number, J Q K 10); after
+    scoring the thief may take one card from another player's meld.
+    """
+    INDIAN_CHIEF_MELD_BEGGAR_MAN: _IndianChiefMeld.ValueType  # 2
+    """Two cards: 2 points per card of their ranks in the other players' melds
+    of this round (two cards of one rank count each such card once).
+    """
+    INDIAN_CHIEF_MELD_POOR_MAN: _IndianChiefMeld.ValueType  # 3
+    """Three cards: the values of its spades."""
+    INDIAN_CHIEF_MELD_LAWYER: _IndianChiefMeld.ValueType  # 4
+    """Four cards: 25 if their values total exactly 25, else 0."""
+    INDIAN_CHIEF_MELD_RICH_MAN: _IndianChiefMeld.ValueType  # 5
+    """Five cards: minus the total of their values."""
+    INDIAN_CHIEF_MELD_DOCTOR: _IndianChiefMeld.ValueType  # 6
+    """Six cards: with an ace, a heart and six different ranks, 10 per card of
+    the suit with the most cards in the meld, else 0.
+    """
+    INDIAN_CHIEF_MELD_INDIAN_CHIEF: _IndianChiefMeld.ValueType  # 7
+    """Seven cards: the referee scores the best split into two cards (last digit
+    of their value total) and a five-card poker hand (five of a kind 50,
+    straight flush 45, four of a kind 40, full house 35, flush 30, straight
+    25, three of a kind 20, two pairs 15, one pair 10, else 5).
+    """
+
+class IndianChiefMeld(_IndianChiefMeld, metaclass=_IndianChiefMeldEnumTypeWrapper):
+    """The seven meld types; the number is the meld's card count."""
+
+INDIAN_CHIEF_MELD_UNSPECIFIED: IndianChiefMeld.ValueType  # 0
+INDIAN_CHIEF_MELD_THIEF: IndianChiefMeld.ValueType  # 1
+"""One card: scores its value (A 1, 2-10 their number, J Q K 10); after
+scoring the thief may take one card from another player's meld.
+"""
+INDIAN_CHIEF_MELD_BEGGAR_MAN: IndianChiefMeld.ValueType  # 2
+"""Two cards: 2 points per card of their ranks in the other players' melds
+of this round (two cards of one rank count each such card once).
+"""
+INDIAN_CHIEF_MELD_POOR_MAN: IndianChiefMeld.ValueType  # 3
+"""Three cards: the values of its spades."""
+INDIAN_CHIEF_MELD_LAWYER: IndianChiefMeld.ValueType  # 4
+"""Four cards: 25 if their values total exactly 25, else 0."""
+INDIAN_CHIEF_MELD_RICH_MAN: IndianChiefMeld.ValueType  # 5
+"""Five cards: minus the total of their values."""
+INDIAN_CHIEF_MELD_DOCTOR: IndianChiefMeld.ValueType  # 6
+"""Six cards: with an ace, a heart and six different ranks, 10 per card of
+the suit with the most cards in the meld, else 0.
+"""
+INDIAN_CHIEF_MELD_INDIAN_CHIEF: IndianChiefMeld.ValueType  # 7
+"""Seven cards: the referee scores the best split into two cards (last digit
+of their value total) and a five-card poker hand (five of a kind 50,
+straight flush 45, four of a kind 40, full house 35, flush 30, straight
+25, three of a kind 20, two pairs 15, one pair 10, else 5).
+"""
+Global___IndianChiefMeld: _TypeAlias = IndianChiefMeld  # noqa: Y015
+
+class _IndianChiefPhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _IndianChiefPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_IndianChiefPhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    INDIAN_CHIEF_PHASE_UNSPECIFIED: _IndianChiefPhase.ValueType  # 0
+    INDIAN_CHIEF_PHASE_MELD: _IndianChiefPhase.ValueType  # 1
+    """Every player chooses a meld at the same time."""
+    INDIAN_CHIEF_PHASE_STEAL: _IndianChiefPhase.ValueType  # 2
+    """The melds are on the table, scored; thieves are stealing."""
+    INDIAN_CHIEF_PHASE_OVER: _IndianChiefPhase.ValueType  # 3
+    """The game is over."""
+
+class IndianChiefPhase(_IndianChiefPhase, metaclass=_IndianChiefPhaseEnumTypeWrapper):
+    """Where the round stands."""
+
+INDIAN_CHIEF_PHASE_UNSPECIFIED: IndianChiefPhase.ValueType  # 0
+INDIAN_CHIEF_PHASE_MELD: IndianChiefPhase.ValueType  # 1
+"""Every player chooses a meld at the same time."""
+INDIAN_CHIEF_PHASE_STEAL: IndianChiefPhase.ValueType  # 2
+"""The melds are on the table, scored; thieves are stealing."""
+INDIAN_CHIEF_PHASE_OVER: IndianChiefPhase.ValueType  # 3
+"""The game is over."""
+Global___IndianChiefPhase: _TypeAlias = IndianChiefPhase  # noqa: Y015
+
+class _IndianChiefActionKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _IndianChiefActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_IndianChiefActionKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    INDIAN_CHIEF_ACTION_KIND_UNSPECIFIED: _IndianChiefActionKind.ValueType  # 0
+    INDIAN_CHIEF_ACTION_KIND_MELD: _IndianChiefActionKind.ValueType  # 1
+    """Make the meld `meld` with the hand cards in `cards`."""
+    INDIAN_CHIEF_ACTION_KIND_STEAL: _IndianChiefActionKind.ValueType  # 2
+    """Take the card in `cards` from the meld of seat `target` into your hand."""
+    INDIAN_CHIEF_ACTION_KIND_NO_STEAL: _IndianChiefActionKind.ValueType  # 3
+    """Steal nothing this round (you then get one card in the refill)."""
+
+class IndianChiefActionKind(_IndianChiefActionKind, metaclass=_IndianChiefActionKindEnumTypeWrapper): ...
+
+INDIAN_CHIEF_ACTION_KIND_UNSPECIFIED: IndianChiefActionKind.ValueType  # 0
+INDIAN_CHIEF_ACTION_KIND_MELD: IndianChiefActionKind.ValueType  # 1
+"""Make the meld `meld` with the hand cards in `cards`."""
+INDIAN_CHIEF_ACTION_KIND_STEAL: IndianChiefActionKind.ValueType  # 2
+"""Take the card in `cards` from the meld of seat `target` into your hand."""
+INDIAN_CHIEF_ACTION_KIND_NO_STEAL: IndianChiefActionKind.ValueType  # 3
+"""Steal nothing this round (you then get one card in the refill)."""
+Global___IndianChiefActionKind: _TypeAlias = IndianChiefActionKind  # noqa: Y015
+
 @_typing.final
-class IndianChiefObservation(_message.Message):
-    """Placeholder: the IndianChief engine defines these messages."""
+class IndianChiefPlayer(_message.Message):
+    """What every seat knows of one player."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    TOTAL_FIELD_NUMBER: _builtins.int
+    HAND_SIZE_FIELD_NUMBER: _builtins.int
+    MELDS_MADE_FIELD_NUMBER: _builtins.int
+    MELD_SCORES_FIELD_NUMBER: _builtins.int
+    MELD_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    KNOWN_HAND_FIELD_NUMBER: _builtins.int
+    total: _builtins.int
+    """The sum of the player's meld scores so far."""
+    hand_size: _builtins.int
+    meld: Global___IndianChiefMeld.ValueType
+    """This round's meld type once revealed (unset while players choose)."""
+    @_builtins.property
+    def melds_made(self) -> _containers.RepeatedScalarFieldContainer[Global___IndianChiefMeld.ValueType]:
+        """The meld types made so far, in the order made (this round's included once
+        revealed); the types not listed are still to be made.
+        """
+
+    @_builtins.property
+    def meld_scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The score of each meld in `melds_made`, in the same order."""
+
+    @_builtins.property
+    def table(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """The cards of this round's meld still on the table (thieves may have taken
+        some); empty while players choose.
+        """
+
+    @_builtins.property
+    def known_hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Cards in this player's hand that everyone saw them steal, until melded."""
+
     def __init__(
         self,
+        *,
+        total: _builtins.int = ...,
+        hand_size: _builtins.int = ...,
+        melds_made: _abc.Iterable[Global___IndianChiefMeld.ValueType] | None = ...,
+        meld_scores: _abc.Iterable[_builtins.int] | None = ...,
+        meld: Global___IndianChiefMeld.ValueType = ...,
+        table: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        known_hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand_size", b"hand_size", "known_hand", b"known_hand", "meld", b"meld", "meld_scores", b"meld_scores", "melds_made", b"melds_made", "table", b"table", "total", b"total"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IndianChiefPlayer: _TypeAlias = IndianChiefPlayer  # noqa: Y015
+
+@_typing.final
+class IndianChiefObservation(_message.Message):
+    """Everything one seat may know in Indian Chief. Other hands are shown only by
+    size (and the cards seen stolen), the stock only by size.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    ROUNDS_TOTAL_FIELD_NUMBER: _builtins.int
+    DECKS_FIELD_NUMBER: _builtins.int
+    PHASE_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    STOCK_SIZE_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    THIEVES_DECIDING_FIELD_NUMBER: _builtins.int
+    THIEVES_WAITING_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seats: _builtins.int
+    round: _builtins.int
+    """1-based number of the round being played, of `rounds_total` (7)."""
+    rounds_total: _builtins.int
+    decks: _builtins.int
+    """1 or 2 decks (with 2, five of a kind exists and cards have duplicates)."""
+    phase: Global___IndianChiefPhase.ValueType
+    stock_size: _builtins.int
+    @_builtins.property
+    def hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
+    @_builtins.property
+    def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___IndianChiefPlayer]:
+        """One entry per seat."""
+
+    @_builtins.property
+    def thieves_deciding(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """In the STEAL phase, the thieves choosing now (several when their thief
+        cards share a rank: they pick in secret, and colliding picks cancel all
+        of their steals).
+        """
+
+    @_builtins.property
+    def thieves_waiting(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Thieves who steal after those deciding now, in order."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        seats: _builtins.int = ...,
+        round: _builtins.int = ...,
+        rounds_total: _builtins.int = ...,
+        decks: _builtins.int = ...,
+        phase: Global___IndianChiefPhase.ValueType = ...,
+        hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        stock_size: _builtins.int = ...,
+        players: _abc.Iterable[Global___IndianChiefPlayer] | None = ...,
+        thieves_deciding: _abc.Iterable[_builtins.int] | None = ...,
+        thieves_waiting: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decks", b"decks", "hand", b"hand", "phase", b"phase", "players", b"players", "round", b"round", "rounds_total", b"rounds_total", "seat", b"seat", "seats", b"seats", "stock_size", b"stock_size", "thieves_deciding", b"thieves_deciding", "thieves_waiting", b"thieves_waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -37,12 +262,30 @@ Global___IndianChiefObservation: _TypeAlias = IndianChiefObservation  # noqa: Y0
 class IndianChiefAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    KIND_FIELD_NUMBER: _builtins.int
+    MELD_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    kind: Global___IndianChiefActionKind.ValueType
+    meld: Global___IndianChiefMeld.ValueType
+    """The meld type (MELD only)."""
+    target: _builtins.int
+    """The seat stolen from (STEAL only)."""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """MELD: the cards melded; STEAL: the one card taken."""
+
     def __init__(
         self,
+        *,
+        kind: Global___IndianChiefActionKind.ValueType = ...,
+        meld: Global___IndianChiefMeld.ValueType = ...,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        target: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "kind", b"kind", "meld", b"meld", "target", b"target"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -22,17 +22,26 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15referee/v1/life.proto\x12\nreferee.v1\"\x11\n\x0fLifeObservation\"\x0c\n\nLifeActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15referee/v1/life.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\"\xd7\x01\n\nLifePlayer\x12\r\n\x05total\x18\x01 \x01(\x01\x12(\n\x04suit\x18\x02 \x01(\x0e\x32\x1a.referee.v1.LifeSuitChoice\x12\x11\n\thand_size\x18\x03 \x01(\r\x12!\n\x07\x66\x61\x63\x65_up\x18\x04 \x03(\x0b\x32\x10.referee.v1.Card\x12 \n\x06\x62\x61nked\x18\x05 \x03(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nhand_score\x18\x06 \x01(\x01\x12$\n\nknown_hand\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\"\xf0\x03\n\x0fLifeObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04turn\x18\x05 \x01(\r\x12$\n\x05phase\x18\x06 \x01(\x0e\x32\x15.referee.v1.LifePhase\x12\x1e\n\x04hand\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\x12\'\n\x07players\x18\x08 \x03(\x0b\x32\x16.referee.v1.LifePlayer\x12\x11\n\tdeck_size\x18\t \x01(\r\x12&\n\x0c\x64iscard_pile\x18\n \x03(\x0b\x32\x10.referee.v1.Card\x12\x16\n\x0ejokers_removed\x18\x0b \x01(\r\x12%\n\x06turned\x18\x0c \x01(\x0b\x32\x10.referee.v1.CardH\x00\x88\x01\x01\x12\x13\n\x06victim\x18\r \x01(\rH\x01\x88\x01\x01\x12\x18\n\x10stealers_waiting\x18\x0e \x03(\r\x12\x17\n\x0fturns_this_hand\x18\x0f \x01(\r\x12\x10\n\x08turn_cap\x18\x10 \x01(\r\x12\x0e\n\x06target\x18\x11 \x01(\r\x12\x15\n\rchoose_spades\x18\x12 \x01(\x08\x12\r\n\x05\x64\x65\x63ks\x18\x13 \x01(\rB\t\n\x07_turnedB\t\n\x07_victim\"\x91\x01\n\nLifeAction\x12(\n\x04kind\x18\x01 \x01(\x0e\x32\x1a.referee.v1.LifeActionKind\x12(\n\x04suit\x18\x02 \x01(\x0e\x32\x1a.referee.v1.LifeSuitChoice\x12\x1f\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x10.referee.v1.Card\x12\x0e\n\x06target\x18\x04 \x01(\r*\xa7\x01\n\x0eLifeSuitChoice\x12 \n\x1cLIFE_SUIT_CHOICE_UNSPECIFIED\x10\x00\x12\x1b\n\x17LIFE_SUIT_CHOICE_HEARTS\x10\x01\x12\x1d\n\x19LIFE_SUIT_CHOICE_DIAMONDS\x10\x02\x12\x1a\n\x16LIFE_SUIT_CHOICE_CLUBS\x10\x03\x12\x1b\n\x17LIFE_SUIT_CHOICE_SPADES\x10\x04*\xb3\x01\n\tLifePhase\x12\x1a\n\x16LIFE_PHASE_UNSPECIFIED\x10\x00\x12\x1a\n\x16LIFE_PHASE_CHOOSE_SUIT\x10\x01\x12\x13\n\x0fLIFE_PHASE_TURN\x10\x02\x12\x12\n\x0eLIFE_PHASE_LAY\x10\x03\x12\x14\n\x10LIFE_PHASE_STEAL\x10\x04\x12\x1a\n\x16LIFE_PHASE_SPADE_STEAL\x10\x05\x12\x13\n\x0fLIFE_PHASE_OVER\x10\x06*\xe9\x01\n\x0eLifeActionKind\x12 \n\x1cLIFE_ACTION_KIND_UNSPECIFIED\x10\x00\x12 \n\x1cLIFE_ACTION_KIND_CHOOSE_SUIT\x10\x01\x12\x1f\n\x1bLIFE_ACTION_KIND_PLAY_JOKER\x10\x02\x12\x1e\n\x1aLIFE_ACTION_KIND_TURN_CARD\x10\x03\x12\x18\n\x14LIFE_ACTION_KIND_LAY\x10\x04\x12\x1a\n\x16LIFE_ACTION_KIND_STEAL\x10\x05\x12\x1c\n\x18LIFE_ACTION_KIND_DECLINE\x10\x06\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.life_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LIFEOBSERVATION']._serialized_start=37
-  _globals['_LIFEOBSERVATION']._serialized_end=54
-  _globals['_LIFEACTION']._serialized_start=56
-  _globals['_LIFEACTION']._serialized_end=68
+  _globals['_LIFESUITCHOICE']._serialized_start=927
+  _globals['_LIFESUITCHOICE']._serialized_end=1094
+  _globals['_LIFEPHASE']._serialized_start=1097
+  _globals['_LIFEPHASE']._serialized_end=1276
+  _globals['_LIFEACTIONKIND']._serialized_start=1279
+  _globals['_LIFEACTIONKIND']._serialized_end=1512
+  _globals['_LIFEPLAYER']._serialized_start=62
+  _globals['_LIFEPLAYER']._serialized_end=277
+  _globals['_LIFEOBSERVATION']._serialized_start=280
+  _globals['_LIFEOBSERVATION']._serialized_end=776
+  _globals['_LIFEACTION']._serialized_start=779
+  _globals['_LIFEACTION']._serialized_end=924
 # @@protoc_insertion_point(module_scope)

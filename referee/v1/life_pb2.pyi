@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.v1 import cards_pb2 as _cards_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,20 +20,280 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _LifeSuitChoice:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LifeSuitChoiceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LifeSuitChoice.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LIFE_SUIT_CHOICE_UNSPECIFIED: _LifeSuitChoice.ValueType  # 0
+    LIFE_SUIT_CHOICE_HEARTS: _LifeSuitChoice.ValueType  # 1
+    LIFE_SUIT_CHOICE_DIAMONDS: _LifeSuitChoice.ValueType  # 2
+    LIFE_SUIT_CHOICE_CLUBS: _LifeSuitChoice.ValueType  # 3
+    LIFE_SUIT_CHOICE_SPADES: _LifeSuitChoice.ValueType  # 4
+
+class LifeSuitChoice(_LifeSuitChoice, metaclass=_LifeSuitChoiceEnumTypeWrapper):
+    """The suit a player plays for in a hand: it scores double for them. Spades
+    only with the option choose_spades; a player who chose spades scores each
+    of their spades at minus half its value.
+    """
+
+LIFE_SUIT_CHOICE_UNSPECIFIED: LifeSuitChoice.ValueType  # 0
+LIFE_SUIT_CHOICE_HEARTS: LifeSuitChoice.ValueType  # 1
+LIFE_SUIT_CHOICE_DIAMONDS: LifeSuitChoice.ValueType  # 2
+LIFE_SUIT_CHOICE_CLUBS: LifeSuitChoice.ValueType  # 3
+LIFE_SUIT_CHOICE_SPADES: LifeSuitChoice.ValueType  # 4
+Global___LifeSuitChoice: _TypeAlias = LifeSuitChoice  # noqa: Y015
+
+class _LifePhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LifePhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LifePhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LIFE_PHASE_UNSPECIFIED: _LifePhase.ValueType  # 0
+    LIFE_PHASE_CHOOSE_SUIT: _LifePhase.ValueType  # 1
+    """Before the deal: every player chooses a suit at the same time."""
+    LIFE_PHASE_TURN: _LifePhase.ValueType  # 2
+    """The player on turn holds a joker: play it, or turn the top card."""
+    LIFE_PHASE_LAY: _LifePhase.ValueType  # 3
+    """The player on turn turned a heart, diamond or club (`turned`) and chooses
+    which of their cards of that suit to lay face up.
+    """
+    LIFE_PHASE_STEAL: _LifePhase.ValueType  # 4
+    """The player on turn banked a heart, diamond or club: they may steal."""
+    LIFE_PHASE_SPADE_STEAL: _LifePhase.ValueType  # 5
+    """The player on turn (`victim`) banked spades: each other player in turn
+    from their left may steal one card from them (out of turn).
+    """
+    LIFE_PHASE_OVER: _LifePhase.ValueType  # 6
+    """The game is over."""
+
+class LifePhase(_LifePhase, metaclass=_LifePhaseEnumTypeWrapper):
+    """What is being decided now."""
+
+LIFE_PHASE_UNSPECIFIED: LifePhase.ValueType  # 0
+LIFE_PHASE_CHOOSE_SUIT: LifePhase.ValueType  # 1
+"""Before the deal: every player chooses a suit at the same time."""
+LIFE_PHASE_TURN: LifePhase.ValueType  # 2
+"""The player on turn holds a joker: play it, or turn the top card."""
+LIFE_PHASE_LAY: LifePhase.ValueType  # 3
+"""The player on turn turned a heart, diamond or club (`turned`) and chooses
+which of their cards of that suit to lay face up.
+"""
+LIFE_PHASE_STEAL: LifePhase.ValueType  # 4
+"""The player on turn banked a heart, diamond or club: they may steal."""
+LIFE_PHASE_SPADE_STEAL: LifePhase.ValueType  # 5
+"""The player on turn (`victim`) banked spades: each other player in turn
+from their left may steal one card from them (out of turn).
+"""
+LIFE_PHASE_OVER: LifePhase.ValueType  # 6
+"""The game is over."""
+Global___LifePhase: _TypeAlias = LifePhase  # noqa: Y015
+
+class _LifeActionKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _LifeActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LifeActionKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    LIFE_ACTION_KIND_UNSPECIFIED: _LifeActionKind.ValueType  # 0
+    LIFE_ACTION_KIND_CHOOSE_SUIT: _LifeActionKind.ValueType  # 1
+    """Play for the suit in `suit`."""
+    LIFE_ACTION_KIND_PLAY_JOKER: _LifeActionKind.ValueType  # 2
+    """Play a joker from hand instead of turning a card: everything not banked
+    is reshuffled and 7 dealt to each.
+    """
+    LIFE_ACTION_KIND_TURN_CARD: _LifeActionKind.ValueType  # 3
+    """Turn the top card of the deck."""
+    LIFE_ACTION_KIND_LAY: _LifeActionKind.ValueType  # 4
+    """Lay the hand cards in `cards` face up; no cards: lay nothing and draw.
+    Laying an ace takes every card of its suit from every hand and face-up row.
+    """
+    LIFE_ACTION_KIND_STEAL: _LifeActionKind.ValueType  # 5
+    """Steal from seat `target`: the face-up card in `cards`, or with no card a
+    random card from their hand (drawn by the referee).
+    """
+    LIFE_ACTION_KIND_DECLINE: _LifeActionKind.ValueType  # 6
+    """Steal nothing."""
+
+class LifeActionKind(_LifeActionKind, metaclass=_LifeActionKindEnumTypeWrapper): ...
+
+LIFE_ACTION_KIND_UNSPECIFIED: LifeActionKind.ValueType  # 0
+LIFE_ACTION_KIND_CHOOSE_SUIT: LifeActionKind.ValueType  # 1
+"""Play for the suit in `suit`."""
+LIFE_ACTION_KIND_PLAY_JOKER: LifeActionKind.ValueType  # 2
+"""Play a joker from hand instead of turning a card: everything not banked
+is reshuffled and 7 dealt to each.
+"""
+LIFE_ACTION_KIND_TURN_CARD: LifeActionKind.ValueType  # 3
+"""Turn the top card of the deck."""
+LIFE_ACTION_KIND_LAY: LifeActionKind.ValueType  # 4
+"""Lay the hand cards in `cards` face up; no cards: lay nothing and draw.
+Laying an ace takes every card of its suit from every hand and face-up row.
+"""
+LIFE_ACTION_KIND_STEAL: LifeActionKind.ValueType  # 5
+"""Steal from seat `target`: the face-up card in `cards`, or with no card a
+random card from their hand (drawn by the referee).
+"""
+LIFE_ACTION_KIND_DECLINE: LifeActionKind.ValueType  # 6
+"""Steal nothing."""
+Global___LifeActionKind: _TypeAlias = LifeActionKind  # noqa: Y015
+
 @_typing.final
-class LifeObservation(_message.Message):
-    """Placeholder: the Life engine defines these messages."""
+class LifePlayer(_message.Message):
+    """What everyone knows of one player."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    TOTAL_FIELD_NUMBER: _builtins.int
+    SUIT_FIELD_NUMBER: _builtins.int
+    HAND_SIZE_FIELD_NUMBER: _builtins.int
+    FACE_UP_FIELD_NUMBER: _builtins.int
+    BANKED_FIELD_NUMBER: _builtins.int
+    HAND_SCORE_FIELD_NUMBER: _builtins.int
+    KNOWN_HAND_FIELD_NUMBER: _builtins.int
+    total: _builtins.float
+    """Cumulative score of the finished hands (may end in .5 with choose_spades)."""
+    suit: Global___LifeSuitChoice.ValueType
+    """This hand's suit; unset while suits are being chosen."""
+    hand_size: _builtins.int
+    hand_score: _builtins.float
+    """What the cards in front (face up and down) would score now."""
+    @_builtins.property
+    def face_up(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Face-up cards in front of the player (may be stolen, and go back into the
+        deck when a joker is played).
+        """
+
+    @_builtins.property
+    def banked(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Face-down (banked) cards: safe for the rest of the hand. Every one was
+        seen face up before it was turned down, so they are shown.
+        """
+
+    @_builtins.property
+    def known_hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Cards in this player's hand that everyone saw them steal face up."""
+
     def __init__(
         self,
+        *,
+        total: _builtins.float = ...,
+        suit: Global___LifeSuitChoice.ValueType = ...,
+        hand_size: _builtins.int = ...,
+        face_up: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        banked: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        hand_score: _builtins.float = ...,
+        known_hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["banked", b"banked", "face_up", b"face_up", "hand_score", b"hand_score", "hand_size", b"hand_size", "known_hand", b"known_hand", "suit", b"suit", "total", b"total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LifePlayer: _TypeAlias = LifePlayer  # noqa: Y015
+
+@_typing.final
+class LifeObservation(_message.Message):
+    """Everything one seat may know in Life."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    HAND_NUMBER_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    PHASE_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    DECK_SIZE_FIELD_NUMBER: _builtins.int
+    DISCARD_PILE_FIELD_NUMBER: _builtins.int
+    JOKERS_REMOVED_FIELD_NUMBER: _builtins.int
+    TURNED_FIELD_NUMBER: _builtins.int
+    VICTIM_FIELD_NUMBER: _builtins.int
+    STEALERS_WAITING_FIELD_NUMBER: _builtins.int
+    TURNS_THIS_HAND_FIELD_NUMBER: _builtins.int
+    TURN_CAP_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    CHOOSE_SPADES_FIELD_NUMBER: _builtins.int
+    DECKS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seats: _builtins.int
+    hand_number: _builtins.int
+    """1-based number of the hand being played."""
+    dealer: _builtins.int
+    """Who dealt this hand, and whose turn it is."""
+    turn: _builtins.int
+    phase: Global___LifePhase.ValueType
+    deck_size: _builtins.int
+    jokers_removed: _builtins.int
+    """Jokers taken out of play in this hand."""
+    victim: _builtins.int
+    """The spade banker being robbed (SPADE_STEAL only)."""
+    turns_this_hand: _builtins.int
+    """Turns started in this hand, and the cap at which the hand ends."""
+    turn_cap: _builtins.int
+    target: _builtins.int
+    """The total that wins at the end of a hand."""
+    choose_spades: _builtins.bool
+    decks: _builtins.int
+    """1 (54 cards) or 2 (108 cards, with 5-6 players)."""
+    @_builtins.property
+    def hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
+    @_builtins.property
+    def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___LifePlayer]:
+        """One entry per seat."""
+
+    @_builtins.property
+    def discard_pile(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Bottom first; the last card is the top of the discard pile."""
+
+    @_builtins.property
+    def turned(self) -> _cards_pb2.Card:
+        """The card turned this turn (LAY, STEAL and SPADE_STEAL)."""
+
+    @_builtins.property
+    def stealers_waiting(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The players who may steal from the spade banker after the one deciding now."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        seats: _builtins.int = ...,
+        hand_number: _builtins.int = ...,
+        dealer: _builtins.int = ...,
+        turn: _builtins.int = ...,
+        phase: Global___LifePhase.ValueType = ...,
+        hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        players: _abc.Iterable[Global___LifePlayer] | None = ...,
+        deck_size: _builtins.int = ...,
+        discard_pile: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        jokers_removed: _builtins.int = ...,
+        turned: _cards_pb2.Card | None = ...,
+        victim: _builtins.int | None = ...,
+        stealers_waiting: _abc.Iterable[_builtins.int] | None = ...,
+        turns_this_hand: _builtins.int = ...,
+        turn_cap: _builtins.int = ...,
+        target: _builtins.int = ...,
+        choose_spades: _builtins.bool = ...,
+        decks: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_turned", b"_turned", "_victim", b"_victim", "turned", b"turned", "victim", b"victim"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turned", b"_turned", "_victim", b"_victim", "choose_spades", b"choose_spades", "dealer", b"dealer", "deck_size", b"deck_size", "decks", b"decks", "discard_pile", b"discard_pile", "hand", b"hand", "hand_number", b"hand_number", "jokers_removed", b"jokers_removed", "phase", b"phase", "players", b"players", "seat", b"seat", "seats", b"seats", "stealers_waiting", b"stealers_waiting", "target", b"target", "turn", b"turn", "turn_cap", b"turn_cap", "turned", b"turned", "turns_this_hand", b"turns_this_hand", "victim", b"victim"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__turned: _TypeAlias = _typing.Literal["turned"]  # noqa: Y015
+    _WhichOneofArgType__turned: _TypeAlias = _typing.Literal["_turned", b"_turned"]  # noqa: Y015
+    _WhichOneofReturnType__victim: _TypeAlias = _typing.Literal["victim"]  # noqa: Y015
+    _WhichOneofArgType__victim: _TypeAlias = _typing.Literal["_victim", b"_victim"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__turned) -> _WhichOneofReturnType__turned | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__victim) -> _WhichOneofReturnType__victim | None: ...
 
 Global___LifeObservation: _TypeAlias = LifeObservation  # noqa: Y015
 
@@ -37,12 +301,30 @@ Global___LifeObservation: _TypeAlias = LifeObservation  # noqa: Y015
 class LifeAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    KIND_FIELD_NUMBER: _builtins.int
+    SUIT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    kind: Global___LifeActionKind.ValueType
+    suit: Global___LifeSuitChoice.ValueType
+    """CHOOSE_SUIT only."""
+    target: _builtins.int
+    """STEAL: the seat robbed."""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """LAY: the cards laid; STEAL: the face-up card taken, or none."""
+
     def __init__(
         self,
+        *,
+        kind: Global___LifeActionKind.ValueType = ...,
+        suit: Global___LifeSuitChoice.ValueType = ...,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        target: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "kind", b"kind", "suit", b"suit", "target", b"target"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

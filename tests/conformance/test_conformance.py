@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import wire
-from referee.games import GAMES, parse_ruleset
+from referee.games import all_rulesets
 from referee.games.base import GameState, Ruleset, places_from_scores
 from referee.v1 import referee_pb2 as pb
 from tests.conformance.playout import play_out, random_choices, walk
@@ -26,24 +26,13 @@ from tests.conformance.playout import play_out, random_choices, walk
 PLAYOUT_SEEDS = 500
 
 
-def rulesets() -> list[Ruleset]:
-    """Each game at its default options, plus every value of every option."""
-    found = []
-    for game in GAMES.values():
-        found.append(parse_ruleset(game.name))
-        for option in game.options:
-            for value in option.choices:
-                if value != option.default:
-                    found.append(parse_ruleset(f"{game.name}?{option.name}={value}"))
-    return found
-
-
-RULESETS = rulesets()
+RULESETS = all_rulesets()
 IDS = [r.id for r in RULESETS]
 
 
 def seat_counts(ruleset: Ruleset) -> list[int]:
-    return list(range(ruleset.game.min_seats, ruleset.game.max_seats + 1))
+    low, high = ruleset.seats
+    return list(range(low, high + 1))
 
 
 def check_invariants(state: GameState, ruleset: Ruleset, card_ids: Counter[int]) -> None:
@@ -91,7 +80,7 @@ def assert_same_fields(value: object, message: Message) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 def test_observations_and_actions_fit_the_wire(ruleset: Ruleset) -> None:
     wire_name = ruleset.game.wire_name
-    first = ruleset.new_state(ruleset.game.min_seats, seed=0)
+    first = ruleset.new_state(ruleset.seats[0], seed=0)
     assert_same_fields(first.observe(0), getattr(pb.Observation(), wire_name))
     decider = first.deciders()[0]
     assert_same_fields(first.legal_actions(decider)[0], getattr(pb.Action(), wire_name))
@@ -117,7 +106,7 @@ def test_same_seed_same_game(ruleset: Ruleset) -> None:
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 def test_observe_is_pure(ruleset: Ruleset) -> None:
-    num_seats = ruleset.game.min_seats
+    num_seats = ruleset.seats[0]
     state = ruleset.new_state(num_seats, seed=5)
     rng = random.Random(5)
     for _ in walk(state, rng):
@@ -159,7 +148,7 @@ def test_resampling_really_moves_hidden_cards(ruleset: Ruleset) -> None:
     """Guards the property above against a resample that changes nothing."""
     changed = 0
     for seed in range(40):
-        num_seats = ruleset.game.max_seats
+        num_seats = ruleset.seats[1]
         state = advance(ruleset, num_seats, seed, rounds=seed * 3)
         other = state.resample_hidden(0, random.Random(seed))
         seen_by_others = [state.observe(s) for s in range(1, num_seats)]

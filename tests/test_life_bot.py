@@ -1,0 +1,254 @@
+"""The heuristic Life sample bot: unit checks of its judgement, and an in-process
+tournament against random players that it must clearly win.
+
+The games run in-process (no gRPC): the engine's observation and legal actions
+go through `referee.wire`, exactly as the referee would send them, and the
+bot's pure `choose_action` picks an index. Every seat that must decide in a
+round decides (suits are chosen at once). Seeds are fixed, so the results are
+deterministic; the thresholds leave a wide margin below what the bot achieves.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from referee import wire
+from referee.games import parse_ruleset
+from referee.v1 import cards_pb2, life_pb2
+from referee.v1 import referee_pb2 as pb
+
+BOT_PATH = Path(__file__).resolve().parents[1] / "sample_bots" / "python" / "life_bot.py"
+
+Policy = Callable[[pb.Observation, Sequence[pb.Action]], int]
+Kind = life_pb2.LifeActionKind
+Phase = life_pb2.LifePhase
+Choice = life_pb2.LifeSuitChoice
+
+
+def _load_bot() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("life_bot", BOT_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("life_bot", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+bot = _load_bot()
+R = cards_pb2
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def card(
+    card_id: int, rank: cards_pb2.Rank.ValueType, suit: cards_pb2.Suit.ValueType
+) -> cards_pb2.Card:
+    return cards_pb2.Card(id=card_id, rank=rank, suit=suit)
+
+
+def player(
+    suit: Choice.ValueType,
+    hand_size: int = 7,
+    face_up: Sequence[cards_pb2.Card] = (),
+    hand_score: float = 0.0,
+) -> life_pb2.LifePlayer:
+    return life_pb2.LifePlayer(
+        total=0.0, suit=suit, hand_size=hand_size, face_up=list(face_up), hand_score=hand_score
+    )
+
+
+def observation(
+    phase: Phase.ValueType,
+    hand: Sequence[cards_pb2.Card],
+    players: Sequence[life_pb2.LifePlayer],
+    turned: cards_pb2.Card | None = None,
+) -> pb.Observation:
+    obs = life_pb2.LifeObservation(
+        seat=0,
+        seats=len(players),
+        hand_number=1,
+        dealer=len(players) - 1,
+        turn=0,
+        phase=phase,
+        hand=list(hand),
+        players=list(players),
+        deck_size=30,
+        turn_cap=400,
+        target=100,
+        decks=1,
+    )
+    if turned is not None:
+        obs.turned.CopyFrom(turned)
+    return pb.Observation(life=obs)
+
+
+def lay(cards: Sequence[cards_pb2.Card]) -> pb.Action:
+    return pb.Action(
+        label="lay", life=life_pb2.LifeAction(kind=Kind.LIFE_ACTION_KIND_LAY, cards=list(cards))
+    )
+
+
+def steal(target: int, cards: Sequence[cards_pb2.Card] = ()) -> pb.Action:
+    move = life_pb2.LifeAction(kind=Kind.LIFE_ACTION_KIND_STEAL, cards=list(cards), target=target)
+    return pb.Action(label="steal", life=move)
+
+
+DECLINE = pb.Action(label="decline", life=life_pb2.LifeAction(kind=Kind.LIFE_ACTION_KIND_DECLINE))
+HEARTS = Choice.LIFE_SUIT_CHOICE_HEARTS
+CLUBS = Choice.LIFE_SUIT_CHOICE_CLUBS
+
+
+# --------------------------------------------------------------------------- judgement
+
+
+def test_points_follow_the_rules() -> None:
+    king_h = card(1, R.RANK_KING, R.SUIT_HEARTS)
+    seven_s = card(2, R.RANK_SEVEN, R.SUIT_SPADES)
+    assert bot.points(king_h, HEARTS) == 20.0
+    assert bot.points(king_h, CLUBS) == 10.0
+    assert bot.points(seven_s, HEARTS) == -7.0
+    assert bot.points(seven_s, Choice.LIFE_SUIT_CHOICE_SPADES) == -3.5
+
+
+def test_lays_enough_of_its_suit_to_bank() -> None:
+    hand = [card(1, R.RANK_FOUR, R.SUIT_HEARTS), card(2, R.RANK_SIX, R.SUIT_HEARTS)]
+    hand += [card(3, R.RANK_TWO, R.SUIT_CLUBS), card(4, R.RANK_THREE, R.SUIT_CLUBS)]
+    obs = observation(
+        Phase.LIFE_PHASE_LAY,
+        hand,
+        [player(HEARTS, 4), player(CLUBS)],
+        turned=card(9, R.RANK_NINE, R.SUIT_HEARTS),
+    )
+    actions = [lay([]), lay(hand[:1]), lay(hand[1:2]), lay(hand[:2])]
+    assert bot.choose_action(obs, actions) == 3
+
+
+def test_does_not_end_the_hand_while_trailing() -> None:
+    hand = [card(1, R.RANK_TWO, R.SUIT_DIAMONDS)]
+    players = [player(HEARTS, 1, hand_score=0.0), player(CLUBS, 5, hand_score=60.0)]
+    obs = observation(
+        Phase.LIFE_PHASE_LAY, hand, players, turned=card(9, R.RANK_NINE, R.SUIT_DIAMONDS)
+    )
+    assert bot.choose_action(obs, [lay([]), lay(hand)]) == 0
+
+
+def test_steals_the_face_up_card_that_hurts_the_leader_most() -> None:
+    small = card(20, R.RANK_TWO, R.SUIT_CLUBS)
+    big = card(21, R.RANK_KING, R.SUIT_CLUBS)
+    spade = card(22, R.RANK_NINE, R.SUIT_SPADES)
+    players = [player(HEARTS), player(CLUBS, face_up=[small, big, spade])]
+    obs = observation(Phase.LIFE_PHASE_STEAL, [card(1, R.RANK_TWO, R.SUIT_HEARTS)], players)
+    actions = [steal(1, [small]), steal(1, [big]), steal(1, [spade]), DECLINE]
+    assert bot.choose_action(obs, actions) == 1
+
+
+def test_never_takes_a_face_up_spade_from_a_player() -> None:
+    spade = card(22, R.RANK_NINE, R.SUIT_SPADES)
+    players = [player(HEARTS), player(CLUBS, face_up=[spade])]
+    obs = observation(Phase.LIFE_PHASE_STEAL, [card(1, R.RANK_TWO, R.SUIT_HEARTS)], players)
+    assert bot.choose_action(obs, [steal(1, [spade]), DECLINE]) == 1
+
+
+def test_the_choice_is_a_pure_function_of_the_observation() -> None:
+    obs = observation(
+        Phase.LIFE_PHASE_CHOOSE_SUIT, [], [player(Choice.LIFE_SUIT_CHOICE_UNSPECIFIED)] * 2
+    )
+    actions = [
+        pb.Action(
+            label=f"{c}", life=life_pb2.LifeAction(kind=Kind.LIFE_ACTION_KIND_CHOOSE_SUIT, suit=c)
+        )
+        for c in (HEARTS, Choice.LIFE_SUIT_CHOICE_DIAMONDS, CLUBS)
+    ]
+    first = bot.LifeBot().choose(obs, actions)
+    assert all(bot.LifeBot().choose(obs, actions) == first for _ in range(3))
+    assert bot.LifeBot.name == "life-heuristic"
+
+
+# --------------------------------------------------------------------------- tournament
+
+
+@dataclass
+class Record:
+    games: int = 0
+    wins: int = 0  # sole first place
+    place_sum: int = 0
+    margin_sum: float = 0.0  # bot's score minus the mean of the others
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def mean_place(self) -> float:
+        return self.place_sum / self.games
+
+    @property
+    def mean_margin(self) -> float:
+        return self.margin_sum / self.games
+
+
+def play_game(
+    ruleset_id: str, num_seats: int, seed: int, policies: Sequence[Policy | None]
+) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """One whole game in-process; a None policy plays uniformly at random."""
+    ruleset = parse_ruleset(ruleset_id)
+    state = ruleset.new_state(num_seats, seed)
+    rngs = [random.Random(seed * 1000 + seat) for seat in range(num_seats)]
+    for _ in range(10_000):
+        if state.is_over:
+            break
+        choices = {}
+        for seat in state.deciders():
+            legal = state.legal_actions(seat)
+            policy = policies[seat]
+            if policy is None:
+                index = rngs[seat].randrange(len(legal))
+            else:
+                obs = wire.observation_message(ruleset.game, state.observe(seat))
+                index = policy(obs, wire.action_messages(ruleset.game, legal))
+                assert 0 <= index < len(legal)
+            choices[seat] = legal[index]
+        state.apply(choices)
+    assert state.is_over
+    result = state.result()
+    return result.scores, result.places
+
+
+def tournament(ruleset_id: str, num_seats: int, seeds: range, policy: Policy) -> Record:
+    """`policy` in every seat in turn against random players, over the same seeds."""
+    record = Record()
+    for seed in seeds:
+        for seat in range(num_seats):
+            policies: list[Policy | None] = [None] * num_seats
+            policies[seat] = policy
+            scores, places = play_game(ruleset_id, num_seats, seed, policies)
+            others = [s for i, s in enumerate(scores) if i != seat]
+            record.games += 1
+            record.wins += places[seat] == 1 and places.count(1) == 1
+            record.place_sum += places[seat]
+            record.margin_sum += scores[seat] - sum(others) / len(others)
+    return record
+
+
+def test_beats_two_random_players_in_three_seat_games() -> None:
+    # 12 seeds x 3 seats = 36 games. Random expectation: 33% wins, mean place 2.
+    record = tournament("life", 3, range(100, 112), bot.choose_action)
+    assert record.games == 36
+    assert record.win_rate >= 0.55, record
+    assert record.mean_place <= 1.6, record
+    assert record.mean_margin > 0, record
+
+
+def test_beats_a_random_player_heads_up() -> None:
+    # 15 seeds x 2 seats = 30 games. Random expectation: 50% wins.
+    record = tournament("life", 2, range(200, 215), bot.choose_action)
+    assert record.games == 30
+    assert record.win_rate >= 0.7, record
+    assert record.mean_margin > 0, record
