@@ -98,20 +98,20 @@ LogSink = Callable[[dict[str, Any]], None]
 
 def forfeits_last(result: Result, forfeited: Sequence[bool]) -> Result:
     """Places with every forfeited seat (and its partners) below every other
-    seat; within each group, places follow the scores."""
-    out = set(i for i, f in enumerate(forfeited) if f)
-    for team in result.teams:
-        if out & set(team):
-            out |= set(team)
-    if not out:
+    seat; within each group, places follow the scores. With teams, places
+    rank teams (partners share theirs)."""
+    units = [list(t) for t in result.teams] or [[seat] for seat in range(len(result.scores))]
+    out = [any(forfeited[s] for s in unit) for unit in units]
+    if not any(out):
         return result
-    scores = result.scores
-    stay = [i for i in range(len(scores)) if i not in out]
-    places = []
-    for i, score in enumerate(scores):
-        group = [j for j in range(len(scores)) if (j in out) == (i in out)]
-        above = sum(1 for j in group if scores[j] > score)
-        places.append(1 + above + (len(stay) if i in out else 0))
+    score = [result.scores[unit[0]] for unit in units]
+    staying = out.count(False)
+    places = list(result.places)
+    for u, unit in enumerate(units):
+        group = [v for v in range(len(units)) if out[v] == out[u]]
+        place = 1 + sum(1 for v in group if score[v] > score[u]) + (staying if out[u] else 0)
+        for seat in unit:
+            places[seat] = place
     return replace(result, places=tuple(places))
 
 

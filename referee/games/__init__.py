@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from referee.games.base import Game, Ruleset, UnknownRuleset
+from referee.games.four_card_thief import FourCardThief
+from referee.games.gharat import Gharat
 from referee.games.indian_chief import IndianChief
 from referee.games.life import Life
 from referee.games.thief import Thief
 
-GAMES: dict[str, Game] = {g.name: g for g in (Thief(), IndianChief(), Life())}
+GAMES: dict[str, Game] = {
+    g.name: g for g in (Thief(), FourCardThief(), Gharat(), IndianChief(), Life())
+}
 
 
 def parse_ruleset(ruleset_id: str) -> Ruleset:

@@ -188,7 +188,7 @@ def _ruleset(reader: _Reader) -> Ruleset:
         raise ConfigError(f"{reader.where}ruleset: {error}") from None
 
 
-def _event(reader: _Reader, defaults: _Reader, bots: tuple[BotEntry, ...], index: int) -> Event:
+def _event(reader: _Reader, defaults: _Reader, bots: tuple[BotEntry, ...]) -> Event:
     ruleset = _ruleset(reader)
     low, high = ruleset.seats
     default_seats = low if low == high else None
@@ -212,7 +212,7 @@ def _event(reader: _Reader, defaults: _Reader, bots: tuple[BotEntry, ...], index
             f"{reader.where}bots: {ruleset.id} needs {seats} bots per game but only "
             f"{len(names)} play it; add bots or set self_play = true"
         )
-    name = reader.string("name", ruleset.id if index == 0 else f"{ruleset.id}#{index + 1}")
+    name = reader.string("name", ruleset.id)
     reader.check_unknown()
     return Event(name, ruleset, seats, deals, names, self_play)
 
@@ -269,9 +269,12 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
     if not event_readers:
         raise ConfigError('ruleset is missing: name a ruleset (e.g. ruleset = "thief")')
     frozen_bots = tuple(bots)
-    events = tuple(_event(r, top, frozen_bots, i) for i, r in enumerate(event_readers))
+    events = tuple(_event(r, top, frozen_bots) for r in event_readers)
     if len({e.name for e in events}) != len(events):
-        raise ConfigError("events: two events have the same name; give each a name")
+        raise ConfigError(
+            "events: two events have the same name (by default the ruleset id); "
+            "give each a name = ..."
+        )
 
     clock = top.table_("time_control")
     time_control = TimeControl(

@@ -22,17 +22,24 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n referee/v1/four_card_thief.proto\x12\nreferee.v1\"\x1a\n\x18\x46ourCardThiefObservation\"\x15\n\x13\x46ourCardThiefActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n referee/v1/four_card_thief.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\"3\n\x10\x46ourCardThiefSet\x12\x1f\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x10.referee.v1.Card\"S\n\x11\x46ourCardThiefPile\x12*\n\x04sets\x18\x01 \x03(\x0b\x32\x1c.referee.v1.FourCardThiefSet\x12\x12\n\ntop_locked\x18\x02 \x01(\x08\"\xf0\x02\n\x18\x46ourCardThiefObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x13\n\x0bhands_total\x18\x04 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x05 \x01(\r\x12\x0c\n\x04turn\x18\x06 \x01(\r\x12\x1e\n\x04hand\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nhand_sizes\x18\x08 \x03(\r\x12,\n\x05piles\x18\t \x03(\x0b\x32\x1d.referee.v1.FourCardThiefPile\x12 \n\x06layout\x18\n \x03(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nstock_size\x18\x0b \x01(\r\x12\x0e\n\x06totals\x18\x0c \x03(\x05\x12\x13\n\x0bpile_values\x18\r \x03(\x05\x12\x16\n\x0e\x66orced_discard\x18\x0e \x01(\x08\x12\x1a\n\x12\x63\x61ptured_this_turn\x18\x0f \x01(\x08\"\x9a\x01\n\x13\x46ourCardThiefAction\x12\x31\n\x04kind\x18\x01 \x01(\x0e\x32#.referee.v1.FourCardThiefActionKind\x12\x1f\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x10.referee.v1.Card\x12\x0e\n\x06target\x18\x03 \x01(\r\x12\x1f\n\x05taken\x18\x04 \x01(\x0b\x32\x10.referee.v1.Card*\xea\x01\n\x17\x46ourCardThiefActionKind\x12+\n\'FOUR_CARD_THIEF_ACTION_KIND_UNSPECIFIED\x10\x00\x12$\n FOUR_CARD_THIEF_ACTION_KIND_PAIR\x10\x01\x12,\n(FOUR_CARD_THIEF_ACTION_KIND_LAYOUT_MATCH\x10\x02\x12%\n!FOUR_CARD_THIEF_ACTION_KIND_STEAL\x10\x03\x12\'\n#FOUR_CARD_THIEF_ACTION_KIND_DISCARD\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.four_card_thief_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_FOURCARDTHIEFOBSERVATION']._serialized_start=48
-  _globals['_FOURCARDTHIEFOBSERVATION']._serialized_end=74
-  _globals['_FOURCARDTHIEFACTION']._serialized_start=76
-  _globals['_FOURCARDTHIEFACTION']._serialized_end=97
+  _globals['_FOURCARDTHIEFACTIONKIND']._serialized_start=739
+  _globals['_FOURCARDTHIEFACTIONKIND']._serialized_end=973
+  _globals['_FOURCARDTHIEFSET']._serialized_start=72
+  _globals['_FOURCARDTHIEFSET']._serialized_end=123
+  _globals['_FOURCARDTHIEFPILE']._serialized_start=125
+  _globals['_FOURCARDTHIEFPILE']._serialized_end=208
+  _globals['_FOURCARDTHIEFOBSERVATION']._serialized_start=211
+  _globals['_FOURCARDTHIEFOBSERVATION']._serialized_end=579
+  _globals['_FOURCARDTHIEFACTION']._serialized_start=582
+  _globals['_FOURCARDTHIEFACTION']._serialized_end=736
 # @@protoc_insertion_point(module_scope)

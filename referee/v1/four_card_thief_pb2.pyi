@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.v1 import cards_pb2 as _cards_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,18 +20,177 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _FourCardThiefActionKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FourCardThiefActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FourCardThiefActionKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FOUR_CARD_THIEF_ACTION_KIND_UNSPECIFIED: _FourCardThiefActionKind.ValueType  # 0
+    FOUR_CARD_THIEF_ACTION_KIND_PAIR: _FourCardThiefActionKind.ValueType  # 1
+    """Lay a pair from hand (`cards` are the two cards)."""
+    FOUR_CARD_THIEF_ACTION_KIND_LAYOUT_MATCH: _FourCardThiefActionKind.ValueType  # 2
+    """Take the layout card `taken` with the hand card in `cards`."""
+    FOUR_CARD_THIEF_ACTION_KIND_STEAL: _FourCardThiefActionKind.ValueType  # 3
+    """Take `target`'s top set with the hand card in `cards`."""
+    FOUR_CARD_THIEF_ACTION_KIND_DISCARD: _FourCardThiefActionKind.ValueType  # 4
+    """Put the hand card in `cards` face up into the layout; ends the turn."""
+
+class FourCardThiefActionKind(_FourCardThiefActionKind, metaclass=_FourCardThiefActionKindEnumTypeWrapper): ...
+
+FOUR_CARD_THIEF_ACTION_KIND_UNSPECIFIED: FourCardThiefActionKind.ValueType  # 0
+FOUR_CARD_THIEF_ACTION_KIND_PAIR: FourCardThiefActionKind.ValueType  # 1
+"""Lay a pair from hand (`cards` are the two cards)."""
+FOUR_CARD_THIEF_ACTION_KIND_LAYOUT_MATCH: FourCardThiefActionKind.ValueType  # 2
+"""Take the layout card `taken` with the hand card in `cards`."""
+FOUR_CARD_THIEF_ACTION_KIND_STEAL: FourCardThiefActionKind.ValueType  # 3
+"""Take `target`'s top set with the hand card in `cards`."""
+FOUR_CARD_THIEF_ACTION_KIND_DISCARD: FourCardThiefActionKind.ValueType  # 4
+"""Put the hand card in `cards` face up into the layout; ends the turn."""
+Global___FourCardThiefActionKind: _TypeAlias = FourCardThiefActionKind  # noqa: Y015
+
 @_typing.final
-class FourCardThiefObservation(_message.Message):
-    """Placeholder: the FourCardThief engine defines these messages."""
+class FourCardThiefSet(_message.Message):
+    """One capture: the cards of a set, bottom first; the last card is the one
+    that made the capture and is the pile's top card while the set is on top.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
     def __init__(
         self,
+        *,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FourCardThiefSet: _TypeAlias = FourCardThiefSet  # noqa: Y015
+
+@_typing.final
+class FourCardThiefPile(_message.Message):
+    """A player's capture pile, oldest set first; the last set is the one that
+    can be stolen.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETS_FIELD_NUMBER: _builtins.int
+    TOP_LOCKED_FIELD_NUMBER: _builtins.int
+    top_locked: _builtins.bool
+    """True when the top set is exactly four natural cards of one rank: such a
+    set can never be stolen.
+    """
+    @_builtins.property
+    def sets(self) -> _containers.RepeatedCompositeFieldContainer[Global___FourCardThiefSet]: ...
+    def __init__(
+        self,
+        *,
+        sets: _abc.Iterable[Global___FourCardThiefSet] | None = ...,
+        top_locked: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["sets", b"sets", "top_locked", b"top_locked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FourCardThiefPile: _TypeAlias = FourCardThiefPile  # noqa: Y015
+
+@_typing.final
+class FourCardThiefObservation(_message.Message):
+    """Everything one seat may know in Four Card Thief. The layout and the capture
+    piles are face up and so are shown whole; other players' hands only by size.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    HAND_NUMBER_FIELD_NUMBER: _builtins.int
+    HANDS_TOTAL_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    HAND_SIZES_FIELD_NUMBER: _builtins.int
+    PILES_FIELD_NUMBER: _builtins.int
+    LAYOUT_FIELD_NUMBER: _builtins.int
+    STOCK_SIZE_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    PILE_VALUES_FIELD_NUMBER: _builtins.int
+    FORCED_DISCARD_FIELD_NUMBER: _builtins.int
+    CAPTURED_THIS_TURN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seats: _builtins.int
+    hand_number: _builtins.int
+    """1-based number of the hand being played, and how many hands the game has
+    (one per player: each deals once).
+    """
+    hands_total: _builtins.int
+    dealer: _builtins.int
+    turn: _builtins.int
+    """The seat whose turn it is (every decision is made on one's own turn)."""
+    stock_size: _builtins.int
+    forced_discard: _builtins.bool
+    """True on a turn that had no capture open after its opening draw: the only
+    choice is which card to discard.
+    """
+    captured_this_turn: _builtins.bool
+    """True once the player on turn has made a capture this turn (from then on
+    discarding, which ends the turn, is always allowed).
+    """
+    @_builtins.property
+    def hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Your hand, sorted by rank. 4 cards between turns, 5 during your turn
+        while the stock lasts.
+        """
+
+    @_builtins.property
+    def hand_sizes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def piles(self) -> _containers.RepeatedCompositeFieldContainer[Global___FourCardThiefPile]: ...
+    @_builtins.property
+    def layout(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """The face-up cards in the centre, oldest first; every card in it can be
+        taken with a hand card of its rank.
+        """
+
+    @_builtins.property
+    def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Cumulative totals of the hands already finished, per seat."""
+
+    @_builtins.property
+    def pile_values(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The value of each seat's capture pile in this hand so far."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        seats: _builtins.int = ...,
+        hand_number: _builtins.int = ...,
+        hands_total: _builtins.int = ...,
+        dealer: _builtins.int = ...,
+        turn: _builtins.int = ...,
+        hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        hand_sizes: _abc.Iterable[_builtins.int] | None = ...,
+        piles: _abc.Iterable[Global___FourCardThiefPile] | None = ...,
+        layout: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        stock_size: _builtins.int = ...,
+        totals: _abc.Iterable[_builtins.int] | None = ...,
+        pile_values: _abc.Iterable[_builtins.int] | None = ...,
+        forced_discard: _builtins.bool = ...,
+        captured_this_turn: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["captured_this_turn", b"captured_this_turn", "dealer", b"dealer", "forced_discard", b"forced_discard", "hand", b"hand", "hand_number", b"hand_number", "hand_sizes", b"hand_sizes", "hands_total", b"hands_total", "layout", b"layout", "pile_values", b"pile_values", "piles", b"piles", "seat", b"seat", "seats", b"seats", "stock_size", b"stock_size", "totals", b"totals", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -37,12 +200,32 @@ Global___FourCardThiefObservation: _TypeAlias = FourCardThiefObservation  # noqa
 class FourCardThiefAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    KIND_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    TAKEN_FIELD_NUMBER: _builtins.int
+    kind: Global___FourCardThiefActionKind.ValueType
+    target: _builtins.int
+    """The seat stolen from (STEAL only)."""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """The hand card(s) put down."""
+
+    @_builtins.property
+    def taken(self) -> _cards_pb2.Card:
+        """The layout card taken (LAYOUT_MATCH only)."""
+
     def __init__(
         self,
+        *,
+        kind: Global___FourCardThiefActionKind.ValueType = ...,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        target: _builtins.int = ...,
+        taken: _cards_pb2.Card | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["taken", b"taken"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "kind", b"kind", "taken", b"taken", "target", b"target"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

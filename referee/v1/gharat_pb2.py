@@ -22,17 +22,22 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17referee/v1/gharat.proto\x12\nreferee.v1\"\x13\n\x11GharatObservation\"\x0e\n\x0cGharatActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17referee/v1/gharat.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\"-\n\nGharatPile\x12\x1f\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x10.referee.v1.Card\"\xd2\x02\n\x11GharatObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x01(\r\x12\x13\n\x0bhand_number\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04turn\x18\x05 \x01(\r\x12\x0e\n\x06target\x18\x06 \x01(\x05\x12\x14\n\x0cpartnerships\x18\x07 \x01(\x08\x12\x1e\n\x04hand\x18\x08 \x03(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nhand_sizes\x18\t \x03(\r\x12#\n\tplay_pile\x18\n \x03(\x0b\x32\x10.referee.v1.Card\x12\x0e\n\x06\x62uried\x18\x0b \x01(\r\x12%\n\x05piles\x18\x0c \x03(\x0b\x32\x16.referee.v1.GharatPile\x12\x12\n\nstock_size\x18\r \x01(\r\x12\x0e\n\x06totals\x18\x0e \x03(\x05\x12\x13\n\x0bpile_values\x18\x0f \x03(\x05\"j\n\x0cGharatAction\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.referee.v1.GharatActionKind\x12\x1e\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x10.referee.v1.Card\x12\x0e\n\x06target\x18\x03 \x01(\r*\xb7\x01\n\x10GharatActionKind\x12\"\n\x1eGHARAT_ACTION_KIND_UNSPECIFIED\x10\x00\x12%\n!GHARAT_ACTION_KIND_TAKE_PLAY_PILE\x10\x01\x12\x1b\n\x17GHARAT_ACTION_KIND_LOOT\x10\x02\x12\x1e\n\x1aGHARAT_ACTION_KIND_ADD_OWN\x10\x03\x12\x1b\n\x17GHARAT_ACTION_KIND_DROP\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.gharat_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GHARATOBSERVATION']._serialized_start=39
-  _globals['_GHARATOBSERVATION']._serialized_end=58
-  _globals['_GHARATACTION']._serialized_start=60
-  _globals['_GHARATACTION']._serialized_end=74
+  _globals['_GHARATACTIONKIND']._serialized_start=560
+  _globals['_GHARATACTIONKIND']._serialized_end=743
+  _globals['_GHARATPILE']._serialized_start=63
+  _globals['_GHARATPILE']._serialized_end=108
+  _globals['_GHARATOBSERVATION']._serialized_start=111
+  _globals['_GHARATOBSERVATION']._serialized_end=449
+  _globals['_GHARATACTION']._serialized_start=451
+  _globals['_GHARATACTION']._serialized_end=557
 # @@protoc_insertion_point(module_scope)

@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.v1 import cards_pb2 as _cards_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,18 +20,157 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _GharatActionKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _GharatActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_GharatActionKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    GHARAT_ACTION_KIND_UNSPECIFIED: _GharatActionKind.ValueType  # 0
+    GHARAT_ACTION_KIND_TAKE_PLAY_PILE: _GharatActionKind.ValueType  # 1
+    """The card matches the top of the play pile: take that card and any further
+    cards of the same rank then on top.
+    """
+    GHARAT_ACTION_KIND_LOOT: _GharatActionKind.ValueType  # 2
+    """The card matches the top of `target`'s capture pile: take that card and
+    any further cards of the same rank then on top.
+    """
+    GHARAT_ACTION_KIND_ADD_OWN: _GharatActionKind.ValueType  # 3
+    """The card matches the top of your own pile: add it to your pile."""
+    GHARAT_ACTION_KIND_DROP: _GharatActionKind.ValueType  # 4
+    """The card matches no pile: it goes on top of the play pile."""
+
+class GharatActionKind(_GharatActionKind, metaclass=_GharatActionKindEnumTypeWrapper): ...
+
+GHARAT_ACTION_KIND_UNSPECIFIED: GharatActionKind.ValueType  # 0
+GHARAT_ACTION_KIND_TAKE_PLAY_PILE: GharatActionKind.ValueType  # 1
+"""The card matches the top of the play pile: take that card and any further
+cards of the same rank then on top.
+"""
+GHARAT_ACTION_KIND_LOOT: GharatActionKind.ValueType  # 2
+"""The card matches the top of `target`'s capture pile: take that card and
+any further cards of the same rank then on top.
+"""
+GHARAT_ACTION_KIND_ADD_OWN: GharatActionKind.ValueType  # 3
+"""The card matches the top of your own pile: add it to your pile."""
+GHARAT_ACTION_KIND_DROP: GharatActionKind.ValueType  # 4
+"""The card matches no pile: it goes on top of the play pile."""
+Global___GharatActionKind: _TypeAlias = GharatActionKind  # noqa: Y015
+
 @_typing.final
-class GharatObservation(_message.Message):
-    """Placeholder: the Gharat engine defines these messages."""
+class GharatPile(_message.Message):
+    """A player's capture pile, bottom first; the last card is its top, the card
+    whose rank another player's card must match to loot it.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
     def __init__(
         self,
+        *,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GharatPile: _TypeAlias = GharatPile  # noqa: Y015
+
+@_typing.final
+class GharatObservation(_message.Message):
+    """Everything one seat may know in Ghârat. Capture piles are face up and shown
+    whole; the play pile is shown as far as anyone has seen it; other players'
+    hands only by size. Play goes to the right: after seat s comes seat s - 1.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    HAND_NUMBER_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    PARTNERSHIPS_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    HAND_SIZES_FIELD_NUMBER: _builtins.int
+    PLAY_PILE_FIELD_NUMBER: _builtins.int
+    BURIED_FIELD_NUMBER: _builtins.int
+    PILES_FIELD_NUMBER: _builtins.int
+    STOCK_SIZE_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    PILE_VALUES_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seats: _builtins.int
+    hand_number: _builtins.int
+    """1-based number of the hand being played (the game is as many hands as it
+    takes someone to reach `target`).
+    """
+    dealer: _builtins.int
+    turn: _builtins.int
+    """The seat whose turn it is."""
+    target: _builtins.int
+    """The total that ends the game at the end of a hand."""
+    partnerships: _builtins.bool
+    """True when seats 0+2 and 1+3 play as teams and add their scores."""
+    buried: _builtins.int
+    """How many of the four cards the pile started with are still unseen, at the
+    very bottom of the play pile.
+    """
+    stock_size: _builtins.int
+    @_builtins.property
+    def hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """Your hand, sorted by rank."""
+
+    @_builtins.property
+    def hand_sizes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def play_pile(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """The known part of the play pile, bottom first; the last card is its top.
+        Below it lie `buried` cards that nobody has seen yet.
+        """
+
+    @_builtins.property
+    def piles(self) -> _containers.RepeatedCompositeFieldContainer[Global___GharatPile]:
+        """Every seat's capture pile, by seat."""
+
+    @_builtins.property
+    def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Cumulative points of the hands already finished, per seat (each seat's own
+        points, also with partnerships: add partners' totals for the team's).
+        """
+
+    @_builtins.property
+    def pile_values(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The value of each seat's capture pile in this hand so far."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        seats: _builtins.int = ...,
+        hand_number: _builtins.int = ...,
+        dealer: _builtins.int = ...,
+        turn: _builtins.int = ...,
+        target: _builtins.int = ...,
+        partnerships: _builtins.bool = ...,
+        hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        hand_sizes: _abc.Iterable[_builtins.int] | None = ...,
+        play_pile: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        buried: _builtins.int = ...,
+        piles: _abc.Iterable[Global___GharatPile] | None = ...,
+        stock_size: _builtins.int = ...,
+        totals: _abc.Iterable[_builtins.int] | None = ...,
+        pile_values: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buried", b"buried", "dealer", b"dealer", "hand", b"hand", "hand_number", b"hand_number", "hand_sizes", b"hand_sizes", "partnerships", b"partnerships", "pile_values", b"pile_values", "piles", b"piles", "play_pile", b"play_pile", "seat", b"seat", "seats", b"seats", "stock_size", b"stock_size", "target", b"target", "totals", b"totals", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -37,12 +180,26 @@ Global___GharatObservation: _TypeAlias = GharatObservation  # noqa: Y015
 class GharatAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    KIND_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    kind: Global___GharatActionKind.ValueType
+    target: _builtins.int
+    """The seat looted (LOOT only)."""
+    @_builtins.property
+    def card(self) -> _cards_pb2.Card:
+        """The hand card played."""
+
     def __init__(
         self,
+        *,
+        kind: Global___GharatActionKind.ValueType = ...,
+        card: _cards_pb2.Card | None = ...,
+        target: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "kind", b"kind", "target", b"target"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
