@@ -35,8 +35,14 @@ def seat_counts(ruleset: Ruleset) -> list[int]:
     return list(range(low, high + 1))
 
 
-def check_invariants(state: GameState, ruleset: Ruleset, card_ids: Counter[int]) -> None:
-    assert Counter(c.id for c in state.all_cards()) == card_ids, "cards not conserved"
+FULL_CHECK_EVERY = 8  # rounds between the costlier checks (conservation, labels)
+
+
+def check_invariants(
+    state: GameState, ruleset: Ruleset, card_ids: Counter[int], full: bool = True
+) -> None:
+    if full:
+        assert Counter(c.id for c in state.all_cards()) == card_ids, "cards not conserved"
     deciders = state.deciders()
     if state.is_over:
         assert deciders == ()
@@ -47,8 +53,9 @@ def check_invariants(state: GameState, ruleset: Ruleset, card_ids: Counter[int])
         assert 0 <= seat < state.num_seats
         actions = state.legal_actions(seat)
         assert actions, f"seat {seat} must decide but has no legal action"
-        labels = [a.label for a in actions]
-        assert len(set(labels)) == len(labels), f"two legal actions share a label: {labels}"
+        if full:
+            labels = [a.label for a in actions]
+            assert len(set(labels)) == len(labels), f"two legal actions share a label: {labels}"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
@@ -61,8 +68,9 @@ def test_random_playouts_keep_invariants_and_end(ruleset: Ruleset) -> None:
         assert len(card_ids) == sum(card_ids.values()), "two cards share an id"
         rng = random.Random(i)
         check_invariants(state, ruleset, card_ids)
-        for _ in walk(state, rng):
-            check_invariants(state, ruleset, card_ids)
+        for round_number, _ in enumerate(walk(state, rng)):
+            check_invariants(state, ruleset, card_ids, round_number % FULL_CHECK_EVERY == 0)
+        check_invariants(state, ruleset, card_ids)
         result = state.result()
         assert len(result.scores) == len(result.places)
         if not result.teams:
