@@ -213,3 +213,31 @@ def test_the_socket_lives_in_a_private_directory() -> None:
             return os.stat(path.parent).st_mode & 0o777
 
     assert asyncio.run(go()) == 0o700
+
+
+def test_simultaneous_decisions_are_asked_at_once_and_revealed_together(tmp_path: Path) -> None:
+    records = [tmp_path / f"seat{i}.jsonl" for i in range(3)]
+    specs = [odd(f"record={r}", name=f"rec{i}", cwd=tmp_path) for i, r in enumerate(records)]
+
+    async def go() -> MatchResult:
+        async with Session(specs, time_control=TimeControl(2.0, 5.0, 15.0)) as session:
+            return await session.play(parse_ruleset("indian-chief"), seed=4)
+
+    result = asyncio.run(go())
+    log = result.log
+    # Each round: all three seats decide, then the melds are revealed in events.
+    first_round = [e for e in log if e["type"] == "decision"][:3]
+    assert sorted(e["seat"] for e in first_round) == [0, 1, 2]
+    start = log.index(first_round[0])
+    assert all(e["type"] == "decision" for e in log[start : start + 3])
+    for seat, record in enumerate(records):
+        requests = [m["decisionRequest"] for m in messages(record) if "decisionRequest" in m]
+        assert requests and requests[0]["simultaneous"] is True
+        # No seat is told anything between its request and the others' choices:
+        # the first events after the first requests come after all three decided.
+        got = list(messages(record))
+        first_request = next(i for i, m in enumerate(got) if "decisionRequest" in m)
+        after = [m for m in got[first_request + 1 :] if "events" in m]
+        first_seq = int(after[0]["events"]["events"][0]["seq"])
+        reveal_seq = min(e["seq"] for e in log[start + 3 :] if e["type"] == "event")
+        assert first_seq >= reveal_seq
