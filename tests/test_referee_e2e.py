@@ -230,7 +230,7 @@ def test_simultaneous_decisions_are_asked_at_once_and_revealed_together(tmp_path
     assert sorted(e["seat"] for e in first_round) == [0, 1, 2]
     start = log.index(first_round[0])
     assert all(e["type"] == "decision" for e in log[start : start + 3])
-    for seat, record in enumerate(records):
+    for record in records:
         requests = [m["decisionRequest"] for m in messages(record) if "decisionRequest" in m]
         assert requests and requests[0]["simultaneous"] is True
         # No seat is told anything between its request and the others' choices:
