@@ -8,9 +8,12 @@ from referee.games.gharat import Gharat
 from referee.games.indian_chief import IndianChief
 from referee.games.life import Life
 from referee.games.thief import Thief
+from referee.games.thieves import Thieves
+from referee.games.tjuv import Tjuv
 
 GAMES: dict[str, Game] = {
-    g.name: g for g in (Thief(), FourCardThief(), Gharat(), IndianChief(), Life())
+    g.name: g
+    for g in (Thief(), FourCardThief(), Gharat(), IndianChief(), Tjuv(), Thieves(), Life())
 }
 
 

@@ -22,17 +22,22 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18referee/v1/thieves.proto\x12\nreferee.v1\"\x14\n\x12ThievesObservation\"\x0f\n\rThievesActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18referee/v1/thieves.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\"0\n\rThievesColumn\x12\x1f\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x10.referee.v1.Card\"\xfa\x01\n\x12ThievesObservation\x12\r\n\x05level\x18\x01 \x01(\r\x12\x11\n\tlevel_cap\x18\x02 \x01(\r\x12\r\n\x05score\x18\x03 \x01(\x05\x12*\n\x07\x63olumns\x18\x04 \x03(\x0b\x32\x19.referee.v1.ThievesColumn\x12$\n\nstack_card\x18\x05 \x01(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nstock_size\x18\x06 \x01(\r\x12%\n\x0bstock_cards\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\x12\x14\n\x0cundo_enabled\x18\x08 \x01(\x08\x12\x10\n\x08undoable\x18\t \x01(\r\"l\n\rThievesAction\x12+\n\x04kind\x18\x01 \x01(\x0e\x32\x1d.referee.v1.ThievesActionKind\x12\x0e\n\x06\x63olumn\x18\x02 \x01(\r\x12\x1e\n\x04\x63\x61rd\x18\x03 \x01(\x0b\x32\x10.referee.v1.Card*\x92\x01\n\x11ThievesActionKind\x12#\n\x1fTHIEVES_ACTION_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18THIEVES_ACTION_KIND_TAKE\x10\x01\x12\x1c\n\x18THIEVES_ACTION_KIND_DRAW\x10\x02\x12\x1c\n\x18THIEVES_ACTION_KIND_UNDO\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.thieves_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_THIEVESOBSERVATION']._serialized_start=40
-  _globals['_THIEVESOBSERVATION']._serialized_end=60
-  _globals['_THIEVESACTION']._serialized_start=62
-  _globals['_THIEVESACTION']._serialized_end=77
+  _globals['_THIEVESACTIONKIND']._serialized_start=478
+  _globals['_THIEVESACTIONKIND']._serialized_end=624
+  _globals['_THIEVESCOLUMN']._serialized_start=64
+  _globals['_THIEVESCOLUMN']._serialized_end=112
+  _globals['_THIEVESOBSERVATION']._serialized_start=115
+  _globals['_THIEVESOBSERVATION']._serialized_end=365
+  _globals['_THIEVESACTION']._serialized_start=367
+  _globals['_THIEVESACTION']._serialized_end=475
 # @@protoc_insertion_point(module_scope)

@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.v1 import cards_pb2 as _cards_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,18 +20,117 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _ThievesActionKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ThievesActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ThievesActionKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    THIEVES_ACTION_KIND_UNSPECIFIED: _ThievesActionKind.ValueType  # 0
+    THIEVES_ACTION_KIND_TAKE: _ThievesActionKind.ValueType  # 1
+    """Take `card`, the available card of `column`, onto the stack."""
+    THIEVES_ACTION_KIND_DRAW: _ThievesActionKind.ValueType  # 2
+    """Turn the next stock card onto the stack."""
+    THIEVES_ACTION_KIND_UNDO: _ThievesActionKind.ValueType  # 3
+    """Put the stack card `card` back on `column`, taking back the last take
+    (only with the undo option).
+    """
+
+class ThievesActionKind(_ThievesActionKind, metaclass=_ThievesActionKindEnumTypeWrapper): ...
+
+THIEVES_ACTION_KIND_UNSPECIFIED: ThievesActionKind.ValueType  # 0
+THIEVES_ACTION_KIND_TAKE: ThievesActionKind.ValueType  # 1
+"""Take `card`, the available card of `column`, onto the stack."""
+THIEVES_ACTION_KIND_DRAW: ThievesActionKind.ValueType  # 2
+"""Turn the next stock card onto the stack."""
+THIEVES_ACTION_KIND_UNDO: ThievesActionKind.ValueType  # 3
+"""Put the stack card `card` back on `column`, taking back the last take
+(only with the undo option).
+"""
+Global___ThievesActionKind: _TypeAlias = ThievesActionKind  # noqa: Y015
+
 @_typing.final
-class ThievesObservation(_message.Message):
-    """Placeholder: the Thieves engine defines these messages."""
+class ThievesColumn(_message.Message):
+    """One tableau column, most covered card first; the last card is the available
+    one. An empty column has no cards.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
     def __init__(
         self,
+        *,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ThievesColumn: _TypeAlias = ThievesColumn  # noqa: Y015
+
+@_typing.final
+class ThievesObservation(_message.Message):
+    """Everything the player may know in Thieves (one player). The whole tableau is
+    face up; the stock's order is hidden, its contents are known.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEVEL_FIELD_NUMBER: _builtins.int
+    LEVEL_CAP_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    COLUMNS_FIELD_NUMBER: _builtins.int
+    STACK_CARD_FIELD_NUMBER: _builtins.int
+    STOCK_SIZE_FIELD_NUMBER: _builtins.int
+    STOCK_CARDS_FIELD_NUMBER: _builtins.int
+    UNDO_ENABLED_FIELD_NUMBER: _builtins.int
+    UNDOABLE_FIELD_NUMBER: _builtins.int
+    level: _builtins.int
+    """The level being played, from 1; clearing the tableau raises it."""
+    level_cap: _builtins.int
+    """Clearing the tableau at this level ends the game."""
+    score: _builtins.int
+    """Points so far: every take scores the card taken, every cleared tableau 15."""
+    stock_size: _builtins.int
+    undo_enabled: _builtins.bool
+    """True when the undo option is on (human play only)."""
+    undoable: _builtins.int
+    """How many takes UNDO could still take back (since the last draw)."""
+    @_builtins.property
+    def columns(self) -> _containers.RepeatedCompositeFieldContainer[Global___ThievesColumn]:
+        """The 7 tableau columns, indexed 0-6 as in the actions."""
+
+    @_builtins.property
+    def stack_card(self) -> _cards_pb2.Card:
+        """The top card of the stack: it takes an available card one rank above or
+        below it (A-2 ... Q-K, no K-A); a joker takes or is taken by anything.
+        """
+
+    @_builtins.property
+    def stock_cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """The cards still in the stock, sorted by id (their order is hidden)."""
+
+    def __init__(
+        self,
+        *,
+        level: _builtins.int = ...,
+        level_cap: _builtins.int = ...,
+        score: _builtins.int = ...,
+        columns: _abc.Iterable[Global___ThievesColumn] | None = ...,
+        stack_card: _cards_pb2.Card | None = ...,
+        stock_size: _builtins.int = ...,
+        stock_cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        undo_enabled: _builtins.bool = ...,
+        undoable: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["stack_card", b"stack_card"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["columns", b"columns", "level", b"level", "level_cap", b"level_cap", "score", b"score", "stack_card", b"stack_card", "stock_cards", b"stock_cards", "stock_size", b"stock_size", "undo_enabled", b"undo_enabled", "undoable", b"undoable"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -37,12 +140,26 @@ Global___ThievesObservation: _TypeAlias = ThievesObservation  # noqa: Y015
 class ThievesAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    KIND_FIELD_NUMBER: _builtins.int
+    COLUMN_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    kind: Global___ThievesActionKind.ValueType
+    column: _builtins.int
+    """The tableau column 0-6 (TAKE and UNDO)."""
+    @_builtins.property
+    def card(self) -> _cards_pb2.Card:
+        """The card taken (TAKE) or put back (UNDO); unset for DRAW."""
+
     def __init__(
         self,
+        *,
+        kind: Global___ThievesActionKind.ValueType = ...,
+        column: _builtins.int = ...,
+        card: _cards_pb2.Card | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "column", b"column", "kind", b"kind"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

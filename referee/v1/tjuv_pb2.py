@@ -22,17 +22,26 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.v1 import cards_pb2 as referee_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15referee/v1/tjuv.proto\x12\nreferee.v1\"\x11\n\x0fTjuvObservation\"\x0c\n\nTjuvActionb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15referee/v1/tjuv.proto\x12\nreferee.v1\x1a\x16referee/v1/cards.proto\"+\n\x08TjuvPile\x12\x1f\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x10.referee.v1.Card\"0\n\tTjuvStore\x12#\n\x05piles\x18\x01 \x03(\x0b\x32\x14.referee.v1.TjuvPile\"\xd9\x02\n\x0fTjuvObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05seats\x18\x02 \x01(\r\x12\r\n\x05rules\x18\x03 \x01(\t\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12$\n\x05phase\x18\x05 \x01(\x0e\x32\x15.referee.v1.TjuvPhase\x12\x11\n\x04turn\x18\x06 \x01(\rH\x00\x88\x01\x01\x12\x1e\n\x04hand\x18\x07 \x03(\x0b\x32\x10.referee.v1.Card\x12\x12\n\nhand_sizes\x18\x08 \x03(\r\x12\x1f\n\x05table\x18\t \x03(\x0b\x32\x10.referee.v1.Card\x12%\n\x06stores\x18\n \x03(\x0b\x32\x15.referee.v1.TjuvStore\x12\x10\n\x08\x63\x61ptured\x18\x0b \x03(\r\x12\x12\n\ntalon_size\x18\x0c \x01(\r\x12&\n\x0ctalon_bottom\x18\r \x03(\x0b\x32\x10.referee.v1.CardB\x07\n\x05_turn\"V\n\nTjuvAction\x12(\n\x04kind\x18\x01 \x01(\x0e\x32\x1a.referee.v1.TjuvActionKind\x12\x1e\n\x04\x63\x61rd\x18\x02 \x01(\x0b\x32\x10.referee.v1.Card*n\n\tTjuvPhase\x12\x1a\n\x16TJUV_PHASE_UNSPECIFIED\x10\x00\x12\x16\n\x12TJUV_PHASE_PUT_OUT\x10\x01\x12\x13\n\x0fTJUV_PHASE_PLAY\x10\x02\x12\x18\n\x14TJUV_PHASE_REPLENISH\x10\x03*\x85\x01\n\x0eTjuvActionKind\x12 \n\x1cTJUV_ACTION_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18TJUV_ACTION_KIND_PUT_OUT\x10\x01\x12\x19\n\x15TJUV_ACTION_KIND_PLAY\x10\x02\x12\x18\n\x14TJUV_ACTION_KIND_LAY\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.v1.tjuv_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TJUVOBSERVATION']._serialized_start=37
-  _globals['_TJUVOBSERVATION']._serialized_end=54
-  _globals['_TJUVACTION']._serialized_start=56
-  _globals['_TJUVACTION']._serialized_end=68
+  _globals['_TJUVPHASE']._serialized_start=592
+  _globals['_TJUVPHASE']._serialized_end=702
+  _globals['_TJUVACTIONKIND']._serialized_start=705
+  _globals['_TJUVACTIONKIND']._serialized_end=838
+  _globals['_TJUVPILE']._serialized_start=61
+  _globals['_TJUVPILE']._serialized_end=104
+  _globals['_TJUVSTORE']._serialized_start=106
+  _globals['_TJUVSTORE']._serialized_end=154
+  _globals['_TJUVOBSERVATION']._serialized_start=157
+  _globals['_TJUVOBSERVATION']._serialized_end=502
+  _globals['_TJUVACTION']._serialized_start=504
+  _globals['_TJUVACTION']._serialized_end=590
 # @@protoc_insertion_point(module_scope)

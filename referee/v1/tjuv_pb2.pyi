@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.v1 import cards_pb2 as _cards_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,20 +20,196 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TjuvPhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TjuvPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TjuvPhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TJUV_PHASE_UNSPECIFIED: _TjuvPhase.ValueType  # 0
+    TJUV_PHASE_PUT_OUT: _TjuvPhase.ValueType  # 1
+    """The deal: players holding tied lowest cards choose which one to put out,
+    all at once (a simultaneous decision; nobody's choice is shown before all
+    have chosen).
+    """
+    TJUV_PHASE_PLAY: _TjuvPhase.ValueType  # 2
+    """Step 1 of a turn: play a card (it captures whatever it can)."""
+    TJUV_PHASE_REPLENISH: _TjuvPhase.ValueType  # 3
+    """Step 3 of a turn with rules=1922: the table holds fewer than 3 cards, so
+    the player lays a hand card on it (no capture) and draws.
+    """
+
+class TjuvPhase(_TjuvPhase, metaclass=_TjuvPhaseEnumTypeWrapper):
+    """The stage of the game a decision belongs to."""
+
+TJUV_PHASE_UNSPECIFIED: TjuvPhase.ValueType  # 0
+TJUV_PHASE_PUT_OUT: TjuvPhase.ValueType  # 1
+"""The deal: players holding tied lowest cards choose which one to put out,
+all at once (a simultaneous decision; nobody's choice is shown before all
+have chosen).
+"""
+TJUV_PHASE_PLAY: TjuvPhase.ValueType  # 2
+"""Step 1 of a turn: play a card (it captures whatever it can)."""
+TJUV_PHASE_REPLENISH: TjuvPhase.ValueType  # 3
+"""Step 3 of a turn with rules=1922: the table holds fewer than 3 cards, so
+the player lays a hand card on it (no capture) and draws.
+"""
+Global___TjuvPhase: _TypeAlias = TjuvPhase  # noqa: Y015
+
+class _TjuvActionKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TjuvActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TjuvActionKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TJUV_ACTION_KIND_UNSPECIFIED: _TjuvActionKind.ValueType  # 0
+    TJUV_ACTION_KIND_PUT_OUT: _TjuvActionKind.ValueType  # 1
+    """Put `card` (one of tied lowest cards) face up on the table at the deal."""
+    TJUV_ACTION_KIND_PLAY: _TjuvActionKind.ValueType  # 2
+    """Play `card`: it captures every lower table card of its suit (and the
+    opponents' piles topped by a lower card of that suit), else stays there.
+    """
+    TJUV_ACTION_KIND_LAY: _TjuvActionKind.ValueType  # 3
+    """Lay `card` on the table without capturing, then draw (rules=1922, step 3)."""
+
+class TjuvActionKind(_TjuvActionKind, metaclass=_TjuvActionKindEnumTypeWrapper): ...
+
+TJUV_ACTION_KIND_UNSPECIFIED: TjuvActionKind.ValueType  # 0
+TJUV_ACTION_KIND_PUT_OUT: TjuvActionKind.ValueType  # 1
+"""Put `card` (one of tied lowest cards) face up on the table at the deal."""
+TJUV_ACTION_KIND_PLAY: TjuvActionKind.ValueType  # 2
+"""Play `card`: it captures every lower table card of its suit (and the
+opponents' piles topped by a lower card of that suit), else stays there.
+"""
+TJUV_ACTION_KIND_LAY: TjuvActionKind.ValueType  # 3
+"""Lay `card` on the table without capturing, then draw (rules=1922, step 3)."""
+Global___TjuvActionKind: _TypeAlias = TjuvActionKind  # noqa: Y015
+
 @_typing.final
-class TjuvObservation(_message.Message):
-    """Placeholder: the Tjuv engine defines these messages."""
+class TjuvPile(_message.Message):
+    """One pile of captured cards, bottom first; the last card is the pile's top
+    card, the one that decides whether the pile can be stolen.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
     def __init__(
         self,
+        *,
+        cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TjuvPile: _TypeAlias = TjuvPile  # noqa: Y015
+
+@_typing.final
+class TjuvStore(_message.Message):
+    """A seat's captured piles, oldest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PILES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def piles(self) -> _containers.RepeatedCompositeFieldContainer[Global___TjuvPile]: ...
+    def __init__(
+        self,
+        *,
+        piles: _abc.Iterable[Global___TjuvPile] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["piles", b"piles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TjuvStore: _TypeAlias = TjuvStore  # noqa: Y015
+
+@_typing.final
+class TjuvObservation(_message.Message):
+    """Everything one seat may know in Tjuv. The table and every pile are face up
+    and shown whole; other hands only by size, the talon only by size.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    PHASE_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    HAND_SIZES_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    STORES_FIELD_NUMBER: _builtins.int
+    CAPTURED_FIELD_NUMBER: _builtins.int
+    TALON_SIZE_FIELD_NUMBER: _builtins.int
+    TALON_BOTTOM_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seats: _builtins.int
+    rules: _builtins.str
+    """"1922" (step 3 refills the table from hand) or "1988" (from the talon)."""
+    dealer: _builtins.int
+    phase: Global___TjuvPhase.ValueType
+    turn: _builtins.int
+    """The seat on turn; unset during the put-out at the deal."""
+    talon_size: _builtins.int
+    @_builtins.property
+    def hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """This seat's hand, sorted by suit (clubs, diamonds, hearts, spades), then rank."""
+
+    @_builtins.property
+    def hand_sizes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def table(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """The face-up table cards, in the order they were laid."""
+
+    @_builtins.property
+    def stores(self) -> _containers.RepeatedCompositeFieldContainer[Global___TjuvStore]:
+        """Every seat's captured piles, indexed by seat."""
+
+    @_builtins.property
+    def captured(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Cards captured so far per seat (the score)."""
+
+    @_builtins.property
+    def talon_bottom(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """With more than 3 players: the cards the dealer removed from the table and
+        put, shuffled, under the talon. They are the last cards of the talon (its
+        bottom min(len, talon_size) cards are among them), in unknown order.
+        """
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        seats: _builtins.int = ...,
+        rules: _builtins.str = ...,
+        dealer: _builtins.int = ...,
+        phase: Global___TjuvPhase.ValueType = ...,
+        turn: _builtins.int | None = ...,
+        hand: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        hand_sizes: _abc.Iterable[_builtins.int] | None = ...,
+        table: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        stores: _abc.Iterable[Global___TjuvStore] | None = ...,
+        captured: _abc.Iterable[_builtins.int] | None = ...,
+        talon_size: _builtins.int = ...,
+        talon_bottom: _abc.Iterable[_cards_pb2.Card] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "turn", b"turn"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "captured", b"captured", "dealer", b"dealer", "hand", b"hand", "hand_sizes", b"hand_sizes", "phase", b"phase", "rules", b"rules", "seat", b"seat", "seats", b"seats", "stores", b"stores", "table", b"table", "talon_bottom", b"talon_bottom", "talon_size", b"talon_size", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__turn: _TypeAlias = _typing.Literal["turn"]  # noqa: Y015
+    _WhichOneofArgType__turn: _TypeAlias = _typing.Literal["_turn", b"_turn"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__turn) -> _WhichOneofReturnType__turn | None: ...
 
 Global___TjuvObservation: _TypeAlias = TjuvObservation  # noqa: Y015
 
@@ -37,12 +217,22 @@ Global___TjuvObservation: _TypeAlias = TjuvObservation  # noqa: Y015
 class TjuvAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    KIND_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    kind: Global___TjuvActionKind.ValueType
+    @_builtins.property
+    def card(self) -> _cards_pb2.Card:
+        """The hand card put out, played or laid."""
+
     def __init__(
         self,
+        *,
+        kind: Global___TjuvActionKind.ValueType = ...,
+        card: _cards_pb2.Card | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "kind", b"kind"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
