@@ -10,37 +10,20 @@ what the bot achieves (see the comments at each assertion).
 
 from __future__ import annotations
 
-import importlib.util
-import random
-import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from referee import wire
-from referee.games import parse_ruleset
 from referee.v1 import cards_pb2, thief_pb2
 from referee.v1 import referee_pb2 as pb
-
-BOT_PATH = Path(__file__).resolve().parents[1] / "sample_bots" / "python" / "thief_bot.py"
+from tests import botkit
+from tests.botkit import Record
 
 Policy = Callable[[pb.Observation, Sequence[pb.Action]], int]
 Kind = thief_pb2.ThiefActionKind
 
 
-def _load_bot() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("thief_bot", BOT_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("thief_bot", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-bot = _load_bot()
+bot = botkit.load_bot("thief_bot")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -216,52 +199,10 @@ def test_the_choice_is_a_pure_function_of_the_observation() -> None:
 # --------------------------------------------------------------------------- tournament
 
 
-@dataclass
-class Record:
-    """The bot's results over a series of games."""
-
-    games: int = 0
-    wins: int = 0  # sole first place
-    place_sum: int = 0
-    margin_sum: float = 0.0  # bot's score minus the mean of the others
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games
-
-    @property
-    def mean_place(self) -> float:
-        return self.place_sum / self.games
-
-    @property
-    def mean_margin(self) -> float:
-        return self.margin_sum / self.games
-
-
 def play_game(
     num_seats: int, seed: int, policies: Sequence[Policy | None]
 ) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """One whole game in-process; a None policy plays uniformly at random
-    (seeded per game and seat, like random_bot.py with BOT_SEED)."""
-    ruleset = parse_ruleset("thief")
-    state = ruleset.new_state(num_seats, seed)
-    rngs = [random.Random(seed * 1000 + seat) for seat in range(num_seats)]
-    for _ in range(100_000):
-        if state.is_over:
-            break
-        (seat,) = state.deciders()
-        legal = state.legal_actions(seat)
-        policy = policies[seat]
-        if policy is None:
-            index = rngs[seat].randrange(len(legal))
-        else:
-            obs = wire.observation_message(ruleset.game, state.observe(seat))
-            index = policy(obs, wire.action_messages(ruleset.game, legal))
-            assert 0 <= index < len(legal)
-        state.apply({seat: legal[index]})
-    assert state.is_over
-    result = state.result()
-    return result.scores, result.places
+    return botkit.play_game("thief", num_seats, seed, policies)
 
 
 def tournament(num_seats: int, seeds: range, policy: Policy) -> Record:
