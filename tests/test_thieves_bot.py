@@ -9,35 +9,22 @@ The games run in-process (no gRPC): observations and legal actions go through
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from types import ModuleType
 
 from referee import wire
 from referee.games import parse_ruleset
 from referee.v1 import cards_pb2, thieves_pb2
 from referee.v1 import referee_pb2 as pb
+from tests import botkit
 
-BOTS = Path(__file__).resolve().parents[1] / "sample_bots" / "python"
 Policy = Callable[[pb.Observation, Sequence[pb.Action]], int]
 Kind = thieves_pb2.ThievesActionKind
 R = cards_pb2
 
 
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, BOTS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-planner = _load("thieves_bot")
-greedy = _load("thieves_greedy_bot")
+planner = botkit.load_bot("thieves_bot")
+greedy = botkit.load_bot("thieves_greedy_bot")
 
 
 # --------------------------------------------------------------------------- helpers
