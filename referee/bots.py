@@ -43,6 +43,8 @@ class BotSpec:
     command: str
     name: str | None = None
     cwd: Path | None = None
+    env: tuple[tuple[str, str], ...] = ()  # extra variables, from the tournament file
+    readable: tuple[Path, ...] = ()  # extra paths the bot may read
 
     def argv(self) -> list[str]:
         try:

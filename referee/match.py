@@ -35,6 +35,7 @@ class TimeControl:
     bank_seconds: float = 10.0
     startup_seconds: float = 10.0
     out_of_turn_seconds: float | None = None
+    ponder: bool = False  # let bots run between their decisions (not frozen)
 
     def limit(self, out_of_turn: bool) -> float:
         if out_of_turn and self.out_of_turn_seconds is not None:

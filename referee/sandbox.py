@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MODES = ("auto", "required", "off")
+DEFAULT_UID_RANGE = (60000, 60999)  # one uid per bot process when the referee is root
 
 
 class SandboxError(Exception):
@@ -35,9 +36,11 @@ class Limits:
     cpu_seconds: int = 3600
     file_mb: int = 64
     open_files: int = 256
-    processes: int = 512
+    processes: int = 128
     memory_mb: int = 2048
     output_kb: int = 1024
+    disk_mb: int = 256
+    files: int = 10000
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class Confinement:
 
     mode: str = "auto"  # auto: sandbox where bubblewrap works; required; off
     limits: Limits = Limits()
+    uid_range: tuple[int, int] = DEFAULT_UID_RANGE
 
     def use_sandbox(self) -> bool:
         if self.mode == "off":

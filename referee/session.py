@@ -104,8 +104,13 @@ class BotPool:
                     bot.slot.on_disconnect()
             await asyncio.sleep(WATCH_INTERVAL)
 
-    async def seat(self, key: str, spec: BotSpec, label: str | None = None) -> BotSlot:
-        """The connected bot under `key`, launched (or relaunched) if needed."""
+    async def seat(
+        self, key: str, spec: BotSpec, label: str | None = None, deal: str | None = None
+    ) -> BotSlot:
+        """The connected bot under `key`, launched (or relaunched) if needed.
+
+        `deal` names the deal about to be played: a process never plays the
+        same deal twice, so one that has seen it is replaced by a fresh one."""
         bot = self.running.get(key)
         if bot is not None and bot.slot.alive and bot.process.exit_code is None:
             return bot.slot
