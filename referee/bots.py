@@ -45,6 +45,7 @@ class BotSpec:
     cwd: Path | None = None
     env: tuple[tuple[str, str], ...] = ()  # extra variables, from the tournament file
     readable: tuple[Path, ...] = ()  # extra paths the bot may read
+    base: Path | None = None  # where relative paths in the command are resolved (default: cwd)
 
     def argv(self) -> list[str]:
         try:
