@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -13,21 +13,27 @@ from typing import IO, Any
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from referee.bots import BotLaunchError, BotSpec
 from referee.games import all_rulesets, parse_ruleset
 from referee.games.base import GameError, Ruleset
+from referee.keys import derive, key_from_seed, new_key
 from referee.match import MatchResult, TimeControl
 from referee.sandbox import MODES, Confinement, SandboxError, probe
 from referee.session import Session
+from referee.terminal import safe, safe_line, safe_markup
 
 
 class CliError(click.ClickException):
-    """A user error: one clear line, exit code 2."""
+    """A user error: one clear line, exit code 2. The message may quote a bot
+    (its stderr, its name): it is made safe for the terminal."""
 
     exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(safe(message))
 
 
 def warn_without_sandbox(confinement: Confinement) -> None:
@@ -99,14 +105,22 @@ def rules(game: str) -> None:
 SEAT_MENTION = re.compile(r"\bseat (\d+)\b")
 
 
+def _name(name: str) -> str:
+    """A (bot-chosen) name as rich markup that shows it and nothing else."""
+    return safe_markup(name, one_line=True)
+
+
 def name_seats(text: str, names: list[str]) -> str:
-    """'seat 1 steals from seat 2' -> 'alice[1] steals from bob[2]'."""
+    """'seat 1 steals from seat 2' -> 'alice[1] steals from bob[2]', as rich
+    markup (print it with emoji=False) in which no text or name acts on the terminal."""
 
     def named(match: re.Match[str]) -> str:
         seat = int(match.group(1))
-        return f"[cyan]{names[seat]}[/cyan]\\[{seat}]" if seat < len(names) else match.group(0)
+        if seat >= len(names):
+            return match.group(0)
+        return f"[cyan]{_name(names[seat])}[/cyan]\\[{seat}]"
 
-    return SEAT_MENTION.sub(named, escape(text))
+    return SEAT_MENTION.sub(named, safe_markup(text))
 
 
 def _event_line(entry: dict[str, Any], names: list[str], view: str) -> str | None:
@@ -118,8 +132,8 @@ def _event_line(entry: dict[str, Any], names: list[str], view: str) -> str | Non
     text = name_seats(entry["text"], names)
     if audience == "public":
         return text
-    to = ", ".join(names[s] for s in audience) or "referee"
-    return f"[dim]to {escape(to)}:[/dim] {text}"
+    to = ", ".join(_name(names[s]) for s in audience) or "referee"
+    return f"[dim]to {to}:[/dim] {text}"
 
 
 def _printer(
@@ -134,16 +148,18 @@ def _printer(
             return
         if entry["type"] == "game":
             names[:] = entry["seats"]
-            console.rule(f"{entry['ruleset']}, seed {entry['seed']}: " + " vs ".join(names))
+            title = f"{entry['ruleset']}, seed {entry['seed']}: " + " vs ".join(names)
+            console.rule(Text(safe_line(title)))
         elif entry["type"] == "event":
             line = _event_line(entry, names, view)
             if line is not None:
-                console.print(line, highlight=False)
+                console.print(line, highlight=False, emoji=False)
         elif entry["type"] == "decision" and "fault" in entry:
             console.print(
-                f"[red]fault[/red] {names[entry['seat']]}: {entry['fault']}, "
-                f"played {entry['action']!r} instead",
+                f"[red]fault[/red] {_name(names[entry['seat']])}: {_name(entry['fault'])}, "
+                f"played {_name(repr(entry['action']))} instead",
                 highlight=False,
+                emoji=False,
             )
 
     return on_log
@@ -163,10 +179,10 @@ def results_table(result: MatchResult) -> Table:
     for seat in order:
         record = result.seats[seat]
         faults = ", ".join(f"{k} {v}" for k, v in record.fault_counts().items()) or "-"
-        row = [
+        row: list[str | Text] = [
             str(result.result.places[seat]),
             str(seat),
-            record.name,
+            Text(safe_line(record.name)),
             f"{result.result.scores[seat]:g}",
         ]
         if result.result.hand_scores:
@@ -186,7 +202,14 @@ def results_table(result: MatchResult) -> Table:
     metavar="CMD",
     help="A bot command line; give one --bot per seat, in seat order.",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the deal (random if not given).")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Deal from seed N, reproducibly: anyone who knows N knows the deal (and the bots' "
+    "seeds). Without it a fresh secret key deals the cards.",
+)
 @click.option(
     "--log",
     "log_path",
@@ -251,7 +274,10 @@ def play(
     except GameError as error:
         raise CliError(f"{error}: give one --bot per seat") from None
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        key = new_key()  # secret: neither the deal nor the bots' seeds can be guessed
+        seed = derive(key, "deal")
+    else:
+        key = key_from_seed(seed)  # public: reproducible
     console = Console()
     time_control = TimeControl(move_time, time_bank, startup_time)
     confinement = Confinement(sandbox)
@@ -260,20 +286,27 @@ def play(
     except SandboxError as error:
         raise CliError(str(error)) from None
     warn_without_sandbox(confinement)
-    log_file = open(log_path, "w", encoding="utf-8") if log_path else None  # noqa: SIM115
+    log_file = None
+    if log_path is not None:
+        try:  # the record shows every hidden card: readable by its owner only
+            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        except OSError as error:
+            raise CliError(f"cannot write --log {log_path}: {error.strerror}") from None
+        log_file = os.fdopen(fd, "w", encoding="utf-8")
     try:
         result = asyncio.run(
             _play(
                 ruleset,
                 [BotSpec(b) for b in bots],
                 seed,
+                key,
                 time_control,
                 confinement,
                 _printer(console, view, log_file),
             )
         )
     except BotLaunchError as error:
-        raise CliError(str(error)) from None
+        raise CliError(safe_line(str(error))) from None  # it may quote the bot's stderr
     finally:
         if log_file is not None:
             log_file.close()
@@ -284,12 +317,13 @@ async def _play(
     ruleset: Ruleset,
     specs: list[BotSpec],
     seed: int,
+    key: bytes,
     time_control: TimeControl,
     confinement: Confinement,
     on_log: Callable[[dict[str, Any]], None],
 ) -> MatchResult:
     async with Session(specs, time_control=time_control, confinement=confinement) as session:
-        return await session.play(ruleset, seed, on_log=on_log)
+        return await session.play(ruleset, seed, on_log=on_log, key=key)
 
 
 @main.command("run")
@@ -390,7 +424,7 @@ def replay(database: Path, game: str | None, view: str) -> None:
         store = Store.open_existing(database)
         if game is None:
             for key in store.game_keys():
-                click.echo(key)
+                click.echo(safe_line(key))
             return
         log = store.log(game)
         output, protections = store.game_extras(game)
@@ -401,7 +435,10 @@ def replay(database: Path, game: str | None, view: str) -> None:
     for entry in log:
         show(entry)
         if entry["type"] == "launch_error":
-            console.print(f"[red]bot could not start[/red]: {entry['message']}", highlight=False)
+            message = safe_markup(entry["message"], one_line=True)
+            console.print(
+                f"[red]bot could not start[/red]: {message}", highlight=False, emoji=False
+            )
         if entry["type"] == "forfeit":
             seat, faults = entry["seat"], entry["faults"]
             console.print(f"[red]seat {seat} forfeits[/red] after {faults} faults")
@@ -409,8 +446,8 @@ def replay(database: Path, game: str | None, view: str) -> None:
             console.print(f"scores {entry['scores']} places {entry['places']}", highlight=False)
     if view == "full":
         for label, text in output.items():
-            console.rule(f"output of {label}")
-            console.print(text, markup=False, highlight=False)
+            console.rule(Text(safe_line(f"output of {label}")))
+            console.print(safe(text), markup=False, highlight=False, emoji=False)
         off = [name for name, active in protections.items() if not active]
         if protections:
             console.print(f"protections off in this game: {', '.join(off) or 'none'}")

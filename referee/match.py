@@ -11,7 +11,6 @@ through SeatClient.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,6 +18,7 @@ from typing import Any
 
 from referee import wire
 from referee.games.base import Action, Event, GameState, Result, Ruleset
+from referee.keys import key_from_seed, seat_seeds
 from referee.seats import Fault, Reply, SeatClient
 from referee.v1 import referee_pb2 as pb
 
@@ -116,12 +116,6 @@ def forfeits_last(result: Result, forfeited: Sequence[bool]) -> Result:
     return replace(result, places=tuple(places))
 
 
-def bot_seed(ruleset_id: str, seed: int, seat: int) -> int:
-    """The seed a bot gets for its own randomness: fixed by deal and seat."""
-    digest = hashlib.sha256(f"{ruleset_id}/{seed}/{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
 def card_json(card: Any) -> dict[str, Any]:
     return {"id": card.id, "face": card.face}
 
@@ -133,7 +127,13 @@ def audience_json(event: Event) -> str | list[int]:
 
 
 class Match:
-    """One game between seats; `run()` plays it to the end."""
+    """One game between seats; `run()` plays it to the end.
+
+    `seed` deals the cards and must be secret from the bots whenever the deal
+    is; `game_id` is sent to the bots, so it must name nothing they could use
+    to find the deal. `bot_seeds` (one per seat) are the seeds the bots get
+    for their own randomness; by default they come from the public key of
+    `seed` (`referee play --seed N`: reproducible, not secret)."""
 
     def __init__(
         self,
@@ -142,11 +142,17 @@ class Match:
         seed: int,
         *,
         game_id: str = "game",
+        bot_seeds: Sequence[int] | None = None,
         time_control: TimeControl = DEFAULT_TIME_CONTROL,
         penalties: Penalties = DEFAULT_PENALTIES,
         on_log: LogSink | None = None,
     ) -> None:
         ruleset.check_seats(len(seats))
+        if bot_seeds is None:
+            bot_seeds = seat_seeds(key_from_seed(seed), game_id, len(seats))
+        if len(bot_seeds) != len(seats):
+            raise ValueError(f"{len(bot_seeds)} bot seeds for {len(seats)} seats")
+        self.bot_seeds = tuple(bot_seeds)
         self.ruleset = ruleset
         self.game = ruleset.game
         self.seats = list(seats)
@@ -303,7 +309,7 @@ class Match:
                 seat=seat_index,
                 seats=len(self.seats),
                 seat_names=[s.name for s in self.seats],
-                seed=bot_seed(self.ruleset.id, self.seed, seat_index),
+                seed=self.bot_seeds[seat_index],
             )
         )
 

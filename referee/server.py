@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
 import shutil
 import tempfile
 import time
@@ -32,6 +33,9 @@ MAX_RECEIVE_BYTES = 1 << 20
 MAX_SEND_BYTES = 16 << 20
 
 
+HELLO_SECONDS = 5.0  # a stream that sends no Hello within this is closed
+MAX_CONNECTIONS = 4  # per endpoint: the bot's stream, a health check, a margin
+MAX_STREAMS = 2  # per connection
 EXIT_WAIT_STEPS = 6  # x 50 ms: how long a broken stream waits to see the process die
 MAX_UNSOLICITED = 100  # messages a bot may send between two requests before it counts as a flood
 
@@ -62,6 +66,9 @@ class BotSlot:
         self._closing = False
         # Set by whoever launched the process; without one, a broken stream is a crash.
         self.process_alive: Callable[[], bool] = lambda: False
+        # Called with True when a decision is asked of the bot, False when it is
+        # over: the pool thaws the bot for its decision and freezes it after.
+        self.on_turn: Callable[[bool], None] = lambda deciding: None
 
     # -- SeatClient ---------------------------------------------------------------
 
@@ -83,6 +90,7 @@ class BotSlot:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[int, float]] = loop.create_future()
         self._pending = (request.request_id, future)
+        self.on_turn(True)
         sent = time.monotonic()
         self.send(pb.PlayResponse(decision_request=request))
         try:
@@ -93,6 +101,7 @@ class BotSlot:
         except BotGone as gone:
             return Reply(None, gone.fault, time.monotonic() - sent)
         finally:
+            self.on_turn(False)
             self._pending = None
             self._unsolicited = 0
 
@@ -191,9 +200,14 @@ class RefereeServicer(pb_grpc.RefereeServiceServicer):
         context: grpc.aio.ServicerContext[pb.PlayRequest, pb.PlayResponse],
     ) -> AsyncIterator[pb.PlayResponse]:
         try:
-            first = await anext(aiter(request_iterator))
+            first = await asyncio.wait_for(anext(aiter(request_iterator)), HELLO_SECONDS)
         except StopAsyncIteration:
             return
+        except TimeoutError:
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no Hello within {HELLO_SECONDS:g} s: send Hello first",
+            )
         if first.WhichOneof("message") != "hello":
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a Hello"
@@ -249,28 +263,40 @@ def _version() -> str:
 
 
 class RefereeServer:
-    """The gRPC server with the referee, health and reflection services."""
+    """The gRPC server with the referee, health and reflection services.
 
-    def __init__(self, address: str | None = None) -> None:
+    The bot pool gives every bot process an endpoint of its own (a socket in
+    a directory only that bot can reach), so the limits below count only
+    against whoever opened the connections: a bot that floods its endpoint
+    with connections or silent streams starves nobody but itself.
+    """
+
+    def __init__(self, address: str | None = None, socket_path: Path | None = None) -> None:
         self._socket_dir: Path | None = None
-        if address is None:
+        self.socket_path = socket_path
+        if address is None and socket_path is None:
             self._socket_dir = Path(tempfile.mkdtemp(prefix="referee-"))  # mode 0700
-            address = f"unix://{self._socket_dir / 'referee.sock'}"
+            self.socket_path = self._socket_dir / "referee.sock"
+        if self.socket_path is not None:
+            address = f"unix://{self.socket_path}"
+        assert address is not None
         self.address = address
         self.servicer = RefereeServicer()
         self._server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
                 ("grpc.max_send_message_length", MAX_SEND_BYTES),
-                # One Play stream per bot, plus health checks and reflection.
-                ("grpc.max_concurrent_streams", 4),
-                # Find dead connections; refuse clients that ping too often.
-                ("grpc.keepalive_time_ms", 20_000),
-                ("grpc.keepalive_timeout_ms", 10_000),
+                ("grpc.max_concurrent_streams", MAX_STREAMS),
+                # Connections past the quota are closed at once; silent ones time out.
+                ("grpc.max_allowed_incoming_connections", MAX_CONNECTIONS),
+                ("grpc.server_handshake_timeout_ms", int(HELLO_SECONDS * 1000)),
+                ("grpc.max_connection_idle_ms", 10_000),
+                # No keepalive pings from the referee: a frozen bot cannot answer
+                # them. Refuse clients that ping too often.
                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
                 ("grpc.http2.max_ping_strikes", 2),
             ],
-            maximum_concurrent_rpcs=256,
+            maximum_concurrent_rpcs=MAX_CONNECTIONS * MAX_STREAMS,
         )
         pb_grpc.add_RefereeServiceServicer_to_server(self.servicer, self._server)
         self.health = HealthServicer()
@@ -290,6 +316,9 @@ class RefereeServer:
         ):
             raise OSError(f"cannot listen on {self.address}")
         await self._server.start()
+        if self.socket_path is not None:
+            # Who may connect is decided by the directory's permissions.
+            os.chmod(self.socket_path, 0o666)
         serving = health_pb2.HealthCheckResponse.SERVING
         await self.health.set("", serving)
         await self.health.set(SERVICE_NAME, serving)

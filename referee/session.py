@@ -1,23 +1,36 @@
-"""Bot processes and the server they connect to, and the games played with them.
+"""Bot processes and the endpoints they connect to, and the games played with them.
 
-This is where processes meet the match. A `BotPool` owns one server and the
-bot processes launched for it, each under a key: it launches a bot when a
-game first needs it, reuses it for later games, relaunches it when it has
-died, and always ends every process it started. `Session` is the pool as
-`referee play` uses it: every bot launched up front, any failure an error.
+This is where processes meet the match. A `BotPool` owns the bot processes
+it launches, each under a key, and gives each one an endpoint of its own (a
+gRPC server on a socket in a directory only that bot can reach). It launches
+a bot when a game first needs it, reuses it for later games, relaunches it
+when it has died, and always ends every process it started, also when the
+referee dies (a reaper process outlives it). Two guarantees live here:
+
+- a bot process never plays the same deal twice: a key keeps a few
+  processes, and a game goes to one that has not seen its deal, or to a
+  fresh one (so duplicate rotations teach a bot nothing);
+- fair clocks: unless pondering is allowed, every bot is frozen (cgroup
+  freezer) except while it decides, so no bot runs on another's time.
+
+`Session` is the pool as `referee play` uses it: every bot launched up front,
+any failure an error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from referee import cgroups, reaper, runtime
 from referee.bots import BotLaunchError, BotProcess, BotSpec
 from referee.games.base import Ruleset
 from referee.match import (
@@ -29,20 +42,24 @@ from referee.match import (
     Penalties,
     TimeControl,
 )
-from referee.sandbox import Confinement
+from referee.sandbox import Confinement, probe
 from referee.seats import Fault, Reply, SeatClient
 from referee.server import BotSlot, RefereeServer
 from referee.v1 import referee_pb2 as pb
 
 WATCH_INTERVAL = 0.05
+CPU_CHECK_EVERY = 10  # watch rounds between two checks of every bot's CPU time
 DEFAULT_CONFINEMENT = Confinement()
 EXIT_GRACE_SECONDS = 3.0
+KEEP_PER_KEY = 8  # processes a key keeps for deals its current one has seen
 
 
 @dataclass
 class RunningBot:
     slot: BotSlot
     process: BotProcess
+    server: RefereeServer
+    deals: set[str] = field(default_factory=set)
 
 
 class AbsentSeat:
@@ -87,21 +104,53 @@ class BotPool:
         self.hidden = list(hidden)
         self._own_log_dir = log_dir is None
         self.log_dir = log_dir or Path(tempfile.mkdtemp(prefix="referee-bots-"))
-        self.server = RefereeServer()
         self.running: dict[str, RunningBot] = {}
+        self.idle: dict[str, list[RunningBot]] = {}
         self.launches = 0
+        self.cpu_killed: list[str] = []
         self._watcher: asyncio.Task[None] | None = None
+        self._runtime: runtime.RuntimeDir | None = None
+        self._tree: cgroups.Tree | None = None
+        self._reaper: subprocess.Popen[bytes] | None = None
+        self._marker_prefix = f"p{secrets.token_hex(4)}-"
+
+    @property
+    def freezing(self) -> bool:
+        """Whether bots are frozen between their decisions (fair clocks)."""
+        return (
+            not self.time_control.ponder
+            and self._tree is not None
+            and ("freezer" in self._tree.layout.controllers)
+        )
 
     async def start(self) -> None:
-        await self.server.start()
+        # What a referee killed earlier left behind goes first.
+        runtime.sweep()
+        cgroups.sweep()
+        self._runtime = runtime.RuntimeDir()
+        layout = probe().cgroups
+        if layout is not None:
+            self._tree = cgroups.Tree(layout)
+        self._reaper = reaper.start(cgroups.owner_name(), self._runtime.path, self._marker_prefix)
         self._watcher = asyncio.create_task(self._watch())
 
+    def _all(self) -> list[RunningBot]:
+        return [*self.running.values(), *(b for bots in self.idle.values() for b in bots)]
+
     async def _watch(self) -> None:
-        """Mark a slot dead as soon as its process exits, whatever the stream says."""
+        """Mark a slot dead as soon as its process exits, whatever the stream
+        says; kill a bot past its CPU time (children included)."""
+        rounds = 0
+        limit = self.confinement.limits.cpu_seconds
         while True:
-            for bot in list(self.running.values()):
+            rounds += 1
+            for bot in self._all():
                 if bot.slot.alive and bot.process.exit_code is not None:
                     bot.slot.on_disconnect()
+                checking = limit and rounds % CPU_CHECK_EVERY == 0
+                if checking and bot.process.exit_code is None and over_cpu(bot, limit):
+                    self.cpu_killed.append(bot.slot.label)
+                    bot.process.kill()
             await asyncio.sleep(WATCH_INTERVAL)
 
     async def seat(
@@ -111,36 +160,63 @@ class BotPool:
 
         `deal` names the deal about to be played: a process never plays the
         same deal twice, so one that has seen it is replaced by a fresh one."""
-        bot = self.running.get(key)
-        if bot is not None and bot.slot.alive and bot.process.exit_code is None:
-            return bot.slot
-        if bot is not None:
-            await self._retire(key)
+        current = self.running.pop(key, None)
+        if current is not None:
+            self.idle.setdefault(key, []).insert(0, current)
+        bench = self.idle.get(key, [])
+        for bot in [b for b in bench if not _usable(b)]:
+            bench.remove(bot)
+            await self._end([bot])
+        chosen = next((b for b in bench if deal is None or deal not in b.deals), None)
+        if chosen is not None:
+            bench.remove(chosen)
+        else:
+            chosen = await self._launch(key, spec, label)
+        if deal is not None:
+            chosen.deals.add(deal)
+        self.running[key] = chosen
+        while len(bench) >= KEEP_PER_KEY:
+            await self._end([bench.pop()])
+        return chosen.slot
+
+    async def _launch(self, key: str, spec: BotSpec, label: str | None) -> RunningBot:
+        assert self._runtime is not None, "start() the pool first"
         self.launches += 1
         secret = secrets.token_urlsafe(32)
-        slot = self.server.register(secret, label or spec.name or spec.default_name)
+        slot = BotSlot(secret, label or spec.name or spec.default_name)
         file_label = f"{key.replace('/', '_')}-{self.launches}"
+        endpoint = self._runtime.endpoint_dir()  # opened to the bot's uid at launch
+        server = RefereeServer(socket_path=endpoint / "referee.sock")
+        server.servicer.register(slot)
+        await server.start()
         try:
             process = BotProcess.launch(
                 spec,
-                self.server.address,
+                server.address,
                 secret,
                 self.log_dir,
                 file_label,
                 self.confinement,
                 hidden_from(spec, self.hidden),
+                workdir=self._runtime.path,
+                tree=self._tree,
+                marker_prefix=self._marker_prefix,
             )
         except BotLaunchError:
-            self.server.unregister(slot)
+            await server.stop(0)
             raise
         slot.process_alive = lambda: process.exit_code is None
-        self.running[key] = RunningBot(slot, process)
+        if self.freezing and process.can_freeze:
+            slot.on_turn = lambda deciding: process.freeze(not deciding)
+        bot = RunningBot(slot, process, server)
         try:
             await self._wait_connected(slot, process)
         except BotLaunchError:
-            await self._retire(key)
+            await self._end([bot])
             raise
-        return slot
+        if self.freezing:
+            process.freeze(True)
+        return bot
 
     async def _wait_connected(self, slot: BotSlot, process: BotProcess) -> None:
         loop = asyncio.get_running_loop()
@@ -165,23 +241,23 @@ class BotPool:
             except TimeoutError:
                 pass
 
-    async def _retire(self, key: str) -> None:
-        bot = self.running.pop(key)
-        bot.slot.close()
-        await _wait_exit([bot.process], EXIT_GRACE_SECONDS)
-        bot.process.kill()
-        self.server.unregister(bot.slot)
-
-    async def retire_all(self) -> None:
-        """End every bot (gracefully first): the next game launches fresh ones."""
-        bots = list(self.running.values())
-        self.running.clear()
+    async def _end(self, bots: Sequence[RunningBot]) -> None:
+        """End bots gracefully (their stream closed, thawed to see it), then kill."""
         for bot in bots:
             bot.slot.close()
+            bot.process.freeze(False)
         await _wait_exit([b.process for b in bots], EXIT_GRACE_SECONDS)
         for bot in bots:
             bot.process.kill()
-            self.server.unregister(bot.slot)
+            await bot.server.stop(0)
+            shutil.rmtree(Path(bot.server.address.removeprefix("unix://")).parent, True)
+
+    async def retire_all(self) -> None:
+        """End every bot (gracefully first): the next game launches fresh ones."""
+        bots = self._all()
+        self.running.clear()
+        self.idle.clear()
+        await self._end(bots)
 
     def stderr_paths(self) -> dict[str, str]:
         return {key: str(bot.process.stderr_path) for key, bot in self.running.items()}
@@ -193,22 +269,44 @@ class BotPool:
 
     async def retire(self, key: str) -> None:
         """End the bot under `key` (e.g. one that stalled): relaunched when next needed."""
-        if key in self.running:
-            await self._retire(key)
+        bot = self.running.pop(key, None)
+        if bot is not None:
+            await self._end([bot])
 
     async def close(self) -> None:
         if self._watcher is not None:
             self._watcher.cancel()
         await self.retire_all()
-        await self.server.stop()
+        if self._tree is not None:
+            self._tree.remove()
+        if self._runtime is not None:
+            self._runtime.remove()
+        if self._reaper is not None:
+            assert self._reaper.stdin is not None
+            self._reaper.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._reaper.wait(timeout=10)
         if self._own_log_dir:
             shutil.rmtree(self.log_dir, ignore_errors=True)
 
 
+def over_cpu(bot: RunningBot, limit: float) -> bool:
+    """Whether a bot and everything it started used more CPU than it may."""
+    return bot.process.cpu_seconds() > limit
+
+
+def _usable(bot: RunningBot) -> bool:
+    return bot.slot.alive and bot.process.exit_code is None
+
+
 def hidden_from(spec: BotSpec, hidden: Sequence[Path]) -> list[Path]:
-    """What to hide from this bot: never its own directory or one containing it."""
-    cwd = (spec.cwd or Path.cwd()).resolve()
-    return [h for h in hidden if not cwd.is_relative_to(h.resolve())]
+    """What to hide from this bot: never its own directories or one containing them."""
+    try:
+        _, folder, cwd = spec.layout(spec.name or "bot")
+    except BotLaunchError:
+        return list(hidden)  # the launch itself will say what is wrong
+    own = [folder.resolve(), cwd.resolve()]
+    return [h for h in hidden if not any(o.is_relative_to(h.resolve()) for o in own)]
 
 
 async def _wait_exit(processes: Sequence[BotProcess], seconds: float) -> None:
@@ -239,8 +337,9 @@ class Session:
         self._games = 0
 
     @property
-    def server(self) -> RefereeServer:
-        return self.pool.server
+    def servers(self) -> list[RefereeServer]:
+        """Each bot's endpoint, in bot order."""
+        return [bot.server for bot in self._launched]
 
     @property
     def processes(self) -> list[BotProcess]:
@@ -282,16 +381,27 @@ class Session:
         seed: int,
         seating: Sequence[int] | None = None,
         on_log: LogSink | None = None,
+        *,
+        key: bytes | None = None,
     ) -> MatchResult:
-        """Play one game; `seating[i]` is the index of the bot in seat i."""
+        """Play one game; `seating[i]` is the index of the bot in seat i.
+
+        The game id and the bots' seeds come from `key`: by default the public
+        key of `seed` (reproducible), or a secret one that keeps them (and the
+        deal, when `seed` comes from it too) from the bots."""
+        from referee.keys import key_from_seed, opaque_id, seat_seeds
+
         order = list(seating) if seating is not None else list(range(len(self.slots)))
         self._games += 1
         seats: list[SeatClient] = [self.slots[i] for i in order]
+        key = key if key is not None else key_from_seed(seed)
+        game_id = opaque_id(key, "game", self._games)
         match = Match(
             ruleset,
             seats,
             seed,
-            game_id=f"g{self._games}",
+            game_id=game_id,
+            bot_seeds=seat_seeds(key, game_id, len(seats)),
             time_control=self.time_control,
             penalties=self.penalties,
             on_log=on_log,

@@ -2,11 +2,17 @@
 
 WAL mode with synchronous=FULL, and one transaction per finished game: a
 game is either stored whole or not at all. The runner is the only writer.
+
+The database also holds the tournament's secret key (referee.keys), from
+which every deal comes, so that a resume or rerun plays the same deals. It is
+private: a directory the store creates is 0700, and the file and its -wal and
+-shm are 0600 (bots may run as other users, without a sandbox).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import zlib
 from collections.abc import Iterator, Sequence
@@ -14,11 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.keys import new_key
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
     name        TEXT PRIMARY KEY,
     fingerprint TEXT NOT NULL,
     definition  TEXT NOT NULL,
+    secret      TEXT NOT NULL,
     created     TEXT NOT NULL DEFAULT (datetime('now'))
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -85,15 +94,36 @@ class GameRow:
     results: list[SeatRow]
 
 
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+
+
 class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.is_dir():
+            path.parent.mkdir(parents=True, mode=PRIVATE_DIR)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE))
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        self._make_private()
+
+    def _make_private(self) -> None:
+        """The file holds the secret key: readable by its owner only."""
+        for file in (self.path, *self.side_files()):
+            try:
+                if file.stat().st_mode & 0o077:
+                    file.chmod(PRIVATE_FILE)
+            except OSError:  # gone, or not ours to change (reading someone's results)
+                continue
+
+    def side_files(self) -> list[Path]:
+        """SQLite's -wal and -shm files next to the database."""
+        return [self.path.with_name(self.path.name + suffix) for suffix in ("-wal", "-shm")]
 
     @classmethod
     def open_existing(cls, path: Path) -> Store:
@@ -106,10 +136,15 @@ class Store:
 
     # -- the tournament -------------------------------------------------------------
 
-    def claim(self, name: str, fingerprint: str, definition: dict[str, Any]) -> bool:
-        """Record the tournament, or check a rerun matches it. True if it is new."""
+    def claim(
+        self, name: str, fingerprint: str, definition: dict[str, Any], key: bytes | None = None
+    ) -> bytes:
+        """Record the tournament with its secret key, or check a rerun matches
+        it; returns the key its deals come from. `key` is the configured
+        deal_key; without one a random key is made on the first run."""
+        self._check_secret_column()
         row = self.db.execute(
-            "SELECT fingerprint, definition FROM tournament WHERE name = ?", (name,)
+            "SELECT fingerprint, definition, secret FROM tournament WHERE name = ?", (name,)
         ).fetchone()
         if row is None:
             others = [r[0] for r in self.db.execute("SELECT name FROM tournament")]
@@ -118,11 +153,14 @@ class Store:
                     f"{self.path} holds tournament {others[0]!r}, not {name!r}: "
                     "use another database file ([output] database = ...)"
                 )
+            secret = key if key is not None else new_key()
             self.db.execute(
-                "INSERT INTO tournament (name, fingerprint, definition) VALUES (?, ?, ?)",
-                (name, fingerprint, json.dumps(definition, sort_keys=True)),
+                "INSERT INTO tournament (name, fingerprint, definition, secret) "
+                "VALUES (?, ?, ?, ?)",
+                (name, fingerprint, json.dumps(definition, sort_keys=True), secret.hex()),
             )
-            return True
+            self._make_private()
+            return secret
         if row[0] != fingerprint:
             changed = _changed_keys(json.loads(row[1]), definition)
             raise StoreError(
@@ -131,7 +169,22 @@ class Store:
                 "definitions are never mixed: give the changed tournament a new name, "
                 "or delete the database to start over"
             )
-        return False
+        stored = bytes.fromhex(row[2])
+        if key is not None and key != stored:
+            raise StoreError(
+                f"deal_key differs from the key tournament {name!r} in {self.path} was "
+                "first run with: its deals would differ; restore the old deal_key, or "
+                "use another database file to play the new deals"
+            )
+        return stored
+
+    def _check_secret_column(self) -> None:
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tournament)")}
+        if "secret" not in columns:
+            raise StoreError(
+                f"{self.path} predates secret deals (its deals can be rebuilt from public "
+                "data) and cannot be resumed; start a new database ([output] database = ...)"
+            )
 
     def definition(self) -> dict[str, Any]:
         row = self.db.execute("SELECT definition FROM tournament").fetchone()

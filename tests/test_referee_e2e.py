@@ -41,12 +41,14 @@ def play(
     seed: int = 3,
     time_control: TimeControl | None = None,
     penalties: Penalties | None = None,
+    log_dir: Path | None = None,
 ) -> tuple[MatchResult, Session]:
     async def go() -> tuple[MatchResult, Session]:
         async with Session(
             specs,
             time_control=time_control or TimeControl(2.0, 5.0, 15.0),
             penalties=penalties or Penalties(),
+            log_dir=log_dir,
         ) as s:
             return await s.play(THIEF, seed), s
 
@@ -137,20 +139,22 @@ def test_a_wrong_secret_is_refused_and_never_gets_a_seat() -> None:
         play([spec, BotSpec(RANDOM_BOT)], time_control=TimeControl(startup_seconds=2.0))
 
 
-def messages(path: Path) -> Iterator[dict[str, object]]:
-    with open(path) as f:
-        for line in f:
-            yield json.loads(line)
+def messages(log_dir: Path, bot: int) -> Iterator[dict[str, object]]:
+    """What a recording bot received, from its output (a bot cannot write files
+    outside its private /tmp)."""
+    (path,) = log_dir.glob(f"bot{bot}-*.log")
+    for line in path.read_text().splitlines():
+        if line.startswith("RECORD "):
+            yield json.loads(line.removeprefix("RECORD "))
 
 
 def test_each_seat_receives_only_what_it_may_see(tmp_path: Path) -> None:
-    records = [tmp_path / f"seat{i}.jsonl" for i in range(3)]
-    # The sandbox lets a bot write only in its own directory.
-    specs = [odd(f"record={r}", name=f"rec{i}", cwd=tmp_path) for i, r in enumerate(records)]
-    result, _ = play(specs, seed=11)
+    specs = [odd("record", name=f"rec{i}") for i in range(3)]
+    result, _ = play(specs, seed=11, log_dir=tmp_path)
     full_log = result.log
-    for seat, record in enumerate(records):
-        got = list(messages(record))
+    for seat in range(3):
+        record = seat
+        got = list(messages(tmp_path, record))
         starts = [m["gameStart"] for m in got if "gameStart" in m]
         assert starts[0].get("seat", 0) == seat
         got_seqs = [int(e["seq"]) for m in got if "events" in m for e in m["events"]["events"]]
@@ -187,7 +191,7 @@ def card_ids(value: object) -> Iterator[int]:
 def test_health_and_reflection_are_served() -> None:
     async def go() -> tuple[int, list[str]]:
         async with Session([BotSpec(RANDOM_BOT)] * 2) as session:
-            async with grpc.aio.insecure_channel(session.server.address) as channel:
+            async with grpc.aio.insecure_channel(session.servers[0].address) as channel:
                 health = health_pb2_grpc.HealthStub(channel)
                 reply = await health.Check(
                     health_pb2.HealthCheckRequest(service="referee.v1.RefereeService")
@@ -206,21 +210,41 @@ def test_health_and_reflection_are_served() -> None:
     assert "grpc.health.v1.Health" in names
 
 
-def test_the_socket_lives_in_a_private_directory() -> None:
-    async def go() -> int:
+def test_each_bot_has_its_own_endpoint_in_a_directory_only_it_may_enter() -> None:
+    async def go() -> list[tuple[int, int, int, list[str], int | None]]:
         async with Session([BotSpec(RANDOM_BOT)] * 2) as session:
-            path = Path(session.server.address.removeprefix("unix://"))
-            return os.stat(path.parent).st_mode & 0o777
+            found = []
+            for server, process in zip(session.servers, session.processes):
+                directory = Path(server.address.removeprefix("unix://")).parent
+                info = os.stat(directory)
+                found.append(
+                    (
+                        info.st_mode & 0o777,
+                        info.st_uid,
+                        info.st_gid,
+                        os.listdir(directory),
+                        process.uid,
+                    )
+                )
+            return found
 
-    assert asyncio.run(go()) == 0o700
+    endpoints = asyncio.run(go())
+    assert endpoints[0][3] == ["referee.sock"] and endpoints[1][3] == ["referee.sock"]
+    for mode, owner, group, _, uid in endpoints:
+        if uid is None:  # not root: the referee's own user
+            assert mode == 0o700
+        else:  # only the bot's uid may pass through; nobody but root may change it
+            assert (mode, owner, group) == (0o710, 0, uid)
 
 
 def test_simultaneous_decisions_are_asked_at_once_and_revealed_together(tmp_path: Path) -> None:
-    records = [tmp_path / f"seat{i}.jsonl" for i in range(3)]
-    specs = [odd(f"record={r}", name=f"rec{i}", cwd=tmp_path) for i, r in enumerate(records)]
+    records = range(3)
+    specs = [odd("record", name=f"rec{i}") for i in records]
 
     async def go() -> MatchResult:
-        async with Session(specs, time_control=TimeControl(2.0, 5.0, 15.0)) as session:
+        async with Session(
+            specs, time_control=TimeControl(2.0, 5.0, 15.0), log_dir=tmp_path
+        ) as session:
             return await session.play(parse_ruleset("indian-chief"), seed=4)
 
     result = asyncio.run(go())
@@ -231,11 +255,13 @@ def test_simultaneous_decisions_are_asked_at_once_and_revealed_together(tmp_path
     start = log.index(first_round[0])
     assert all(e["type"] == "decision" for e in log[start : start + 3])
     for record in records:
-        requests = [m["decisionRequest"] for m in messages(record) if "decisionRequest" in m]
+        requests = [
+            m["decisionRequest"] for m in messages(tmp_path, record) if "decisionRequest" in m
+        ]
         assert requests and requests[0]["simultaneous"] is True
         # No seat is told anything between its request and the others' choices:
         # the first events after the first requests come after all three decided.
-        got = list(messages(record))
+        got = list(messages(tmp_path, record))
         first_request = next(i for i, m in enumerate(got) if "decisionRequest" in m)
         after = [m for m in got[first_request + 1 :] if "events" in m]
         first_seq = int(after[0]["events"]["events"][0]["seq"])

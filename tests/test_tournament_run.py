@@ -27,7 +27,6 @@ root = "{root}"
 ruleset = "thief"
 seats = 2
 deals = 4
-seed = 99
 parallel = 2
 
 [[bots]]
@@ -46,6 +45,10 @@ command = "python tests/bots/odd_bot.py"
 database = "{database}"
 bot_logs = "{bot_logs}"
 """
+
+
+# Two databases play the same deals only when given the same deal_key.
+SAME_DEALS = {"parallel = ": f'deal_key = "{"5e" * 32}"\nparallel = '}
 
 
 def write_file(tmp_path: Path, name: str, **changes: str) -> Path:
@@ -114,6 +117,7 @@ def test_a_tournament_runs_and_prints_standings(tmp_path: Path) -> None:
     data = json.loads(referee("standings", str(tmp_path / "plain.sqlite"), "--json").stdout)
     rows = {r["bot"]: r for r in data[0]["standings"]}
     assert {b: r["games"] for b, r in rows.items()} == {"random": 16, "heuristic": 16, "first": 16}
+    assert not any(r["faults"] for r in rows.values()), "every bot started and played"
     assert rows["heuristic"]["rank"] == 1
     assert sum(r["wins"] for r in rows.values()) == 24
     assert data[0]["head_to_head"], "2-seat events have a head-to-head table"
@@ -139,12 +143,12 @@ def test_a_tournament_runs_and_prints_standings(tmp_path: Path) -> None:
 
 
 def test_sigkill_then_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None:
-    reference = write_file(tmp_path, "reference")
+    reference = write_file(tmp_path, "reference", **SAME_DEALS)
     assert referee("run", str(reference), "--quiet").returncode == 0
     expected = results(tmp_path / "reference.sqlite")
     assert len(expected) == 24
 
-    path = write_file(tmp_path, "killed")
+    path = write_file(tmp_path, "killed", **SAME_DEALS)
     database = tmp_path / "killed.sqlite"
     marker = f"REFEREE_TEST_MARKER={uuid.uuid4().hex}"
     env = {**os.environ, marker.split("=")[0]: marker.split("=")[1]}
@@ -182,9 +186,11 @@ def test_sigkill_then_resume_gives_the_uninterrupted_results(tmp_path: Path) -> 
 @pytest.mark.parametrize("fresh", [False, True])
 def test_fresh_processes_give_the_same_results(tmp_path: Path, fresh: bool) -> None:
     extra = "fresh_process = true\n" if fresh else ""
-    path = write_file(tmp_path, f"fresh{fresh}", **{"parallel = 2\n": f"parallel = 1\n{extra}"})
+    path = write_file(
+        tmp_path, f"fresh{fresh}", **{"parallel = 2\n": f"parallel = 1\n{extra}"}, **SAME_DEALS
+    )
     assert referee("run", str(path), "--quiet").returncode == 0
-    reference = write_file(tmp_path, "base")
+    reference = write_file(tmp_path, "base", **SAME_DEALS)
     assert referee("run", str(reference), "--quiet").returncode == 0
     ours = {k: v[1:] for k, v in results(tmp_path / f"fresh{fresh}.sqlite").items()}
     theirs = {k: v[1:] for k, v in results(tmp_path / "base.sqlite").items()}

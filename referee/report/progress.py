@@ -18,7 +18,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
+from referee.terminal import safe_line
 from referee.tournament.runner import Plan
 from referee.tournament.worker import GameOutcome
 
@@ -60,8 +62,8 @@ class Leaderboard:
             )
             for bot, t in ordered[:limit]:
                 table.add_row(
-                    event,
-                    bot,
+                    Text(safe_line(event)),
+                    Text(safe_line(bot)),
                     str(t.games),
                     f"{t.wins:g}",
                     f"{t.score / t.games:.1f}",

@@ -22,6 +22,7 @@ from referee.ratings import (
     standings,
 )
 from referee.store import Store
+from referee.terminal import safe_line, safe_markup
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,11 @@ def _faults(row: BotStanding) -> str:
     return ", ".join(parts) or "-"
 
 
+def _bot(name: str) -> Text:
+    """A bot's name as a table cell: shown as it is, never as markup or escapes."""
+    return Text(safe_line(name))
+
+
 def _number(value: float) -> str:
     return f"{value:.0f}" if abs(value) >= 100 else f"{value:.1f}"
 
@@ -84,8 +90,9 @@ def _score(row: BotStanding) -> str:
 def standings_table(event: EventStandings) -> Table:
     progress = "" if event.games == event.scheduled else f", {event.scheduled} scheduled"
     table = Table(
-        title=(
-            f"{event.event}: {event.ruleset}, {event.seats} seat(s), {event.games} games{progress}"
+        title=safe_markup(
+            f"{event.event}: {event.ruleset}, {event.seats} seat(s), {event.games} games{progress}",
+            one_line=True,
         ),
         caption=SORTING_NOTE + (SOLO_NOTE if event.seats == 1 else ""),
         caption_justify="left",
@@ -99,7 +106,7 @@ def standings_table(event: EventStandings) -> Table:
         comparisons = len(row.places)
         table.add_row(
             "DQ" if row.disqualified else str(row.rank),
-            row.bot,
+            _bot(row.bot),
             str(row.games),
             f"{row.wins:g}",
             f"{100 * row.wins / comparisons:.0f}%" if comparisons else "-",
@@ -115,16 +122,19 @@ def head_to_head_table(event: EventStandings) -> Table | None:
     if not event.head_to_head:
         return None
     bots = [r.bot for r in event.rows]
-    table = Table(title=f"{event.event}: head to head (row's wins-draws-losses against column)")
+    table = Table(
+        title=safe_markup(event.event, one_line=True)
+        + ": head to head (row's wins-draws-losses against column)"
+    )
     table.add_column("")
     for bot in bots:
-        table.add_column(bot, justify="center")
+        table.add_column(_bot(bot), justify="center")
     for a in bots:
         cells = []
         for b in bots:
             h = event.head_to_head.get((a, b))
             cells.append("·" if a == b else (f"{h.wins}-{h.draws}-{h.losses}" if h else "-"))
-        table.add_row(a, *cells)
+        table.add_row(_bot(a), *cells)
     return table
 
 
@@ -185,5 +195,6 @@ def to_csv(events: Sequence[EventStandings]) -> str:
         for row in e.rows:
             data = row.as_dict()
             data["faults"] = ";".join(f"{k}={v}" for k, v in row.faults.items())
+            data["bot"] = safe_line(row.bot)  # CSV goes to terminals too
             writer.writerow({"event": e.event, "ruleset": e.ruleset, "seats": e.seats, **data})
     return out.getvalue()

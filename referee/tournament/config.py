@@ -18,11 +18,30 @@ from typing import Any
 from referee.games import parse_ruleset
 from referee.games.base import GameError, Ruleset
 from referee.match import Penalties, TimeControl
-from referee.sandbox import MODES, Confinement, Limits
+from referee.sandbox import DEFAULT_UID_RANGE, MODES, Confinement, Limits
 
 FORMATS = ("round-robin",)
-_LIMIT_KEYS = ("cpu_seconds", "file_mb", "open_files", "processes", "memory_mb", "output_kb")
+_LIMIT_KEYS = (
+    "cpu_seconds",
+    "file_mb",
+    "open_files",
+    "processes",
+    "memory_mb",
+    "output_kb",
+    "disk_mb",
+    "files",
+)
 BOT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+RESERVED_ENV = "REFEREE_"  # the referee's own variables (address, secret, marker)
+HEX_KEY = re.compile(r"(?:[0-9a-fA-F]{2}){16,}")
+MIN_UID = 1000
+MAX_UID = 2**31 - 1
+NO_SEED = (
+    "seed is no longer a key: deals now come from a secret key made when the tournament "
+    "is first run and stored in its database (so resuming plays the same deals); to play "
+    "the same deals in another database, give both files the same deal_key"
+)
 
 
 class ConfigError(Exception):
@@ -33,8 +52,10 @@ class ConfigError(Exception):
 class BotEntry:
     name: str
     command: str
-    cwd: Path
+    cwd: Path | None = None  # None: the folder of the bot's program
     games: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # extra environment variables
+    readable: tuple[Path, ...] = ()  # extra paths the bot may read in the sandbox
 
     def plays(self, ruleset: Ruleset) -> bool:
         return not self.games or ruleset.game.name in self.games or ruleset.id in self.games
@@ -58,7 +79,7 @@ class TournamentConfig:
     path: Path
     root: Path
     format: str
-    seed: int
+    deal_key: bytes | None  # fixes the deals; None: a random key made on the first run
     events: tuple[Event, ...]
     bots: tuple[BotEntry, ...]
     time_control: TimeControl
@@ -77,7 +98,7 @@ class TournamentConfig:
         return {
             "name": self.name,
             "format": self.format,
-            "seed": self.seed,
+            "deal_key": self.deal_key is not None,  # never the key itself
             "events": [
                 {
                     "name": e.name,
@@ -89,11 +110,21 @@ class TournamentConfig:
                 }
                 for e in self.events
             ],
-            "bots": [{"name": b.name, "command": b.command, "cwd": str(b.cwd)} for b in self.bots],
+            "bots": [
+                {
+                    "name": b.name,
+                    "command": b.command,
+                    "cwd": None if b.cwd is None else str(b.cwd),
+                    "env": dict(b.env),
+                    "readable": [str(p) for p in b.readable],
+                }
+                for b in self.bots
+            ],
             "time_control": asdict(self.time_control),
             "penalties": asdict(self.penalties),
             "sandbox": self.confinement.mode,
             "limits": asdict(self.confinement.limits),
+            "bot_uids": list(self.confinement.uid_range),
         }
 
     def fingerprint(self) -> str:
@@ -217,6 +248,92 @@ def _event(reader: _Reader, defaults: _Reader, bots: tuple[BotEntry, ...]) -> Ev
     return Event(name, ruleset, seats, deals, names, self_play)
 
 
+def _bot(reader: _Reader, root: Path, earlier: list[BotEntry]) -> BotEntry:
+    bot_name = reader.string("name")
+    if not BOT_NAME.fullmatch(bot_name):
+        raise ConfigError(
+            f"{reader.where}name: {bot_name!r} must be letters, digits, '.', '_' or '-'"
+        )
+    if any(b.name == bot_name for b in earlier):
+        raise ConfigError(f"{reader.where}name: two bots are called {bot_name!r}")
+    cwd = None
+    if reader.table.get("cwd") is not None:
+        cwd = (root / reader.string("cwd")).resolve()
+        if not cwd.is_dir():
+            raise ConfigError(f"{reader.where}cwd: {cwd} is not a directory")
+    reader.used.add("cwd")
+    entry = BotEntry(
+        bot_name,
+        reader.string("command"),
+        cwd,
+        reader.strings("games") or (),
+        _env(reader),
+        _readable(reader, root),
+    )
+    reader.check_unknown()
+    return entry
+
+
+def _env(reader: _Reader) -> tuple[tuple[str, str], ...]:
+    """Extra environment variables: never the referee's own REFEREE_*."""
+    table = reader.table_("env").table
+    where = f"{reader.where}env"
+    pairs = []
+    for name, value in table.items():
+        if not ENV_NAME.fullmatch(name):
+            raise ConfigError(
+                f"{where}: {name!r} is not a variable name (letters, digits, '_'; "
+                "not starting with a digit)"
+            )
+        if name.upper().startswith(RESERVED_ENV):
+            raise ConfigError(f"{where}: {name!r} is reserved: REFEREE_* is the referee's own")
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}.{name} must be a string, not {value!r}")
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
+def _readable(reader: _Reader, root: Path) -> tuple[Path, ...]:
+    """Extra paths, relative to root, the bot may read (read-only) in the sandbox."""
+    paths = []
+    for text in reader.strings("readable") or ():
+        path = (root / text).resolve()
+        if not text.strip() or not path.exists():
+            raise ConfigError(f"{reader.where}readable: {path} does not exist")
+        paths.append(path)
+    return tuple(dict.fromkeys(paths))
+
+
+def _deal_key(top: _Reader) -> bytes | None:
+    """The configured key of the deals, if any: whoever knows it knows every deal."""
+    if top.table.get("deal_key") is None:
+        top.used.add("deal_key")
+        return None
+    text = top.string("deal_key").strip()
+    if not HEX_KEY.fullmatch(text):
+        raise ConfigError(
+            "deal_key must be at least 32 hex digits (an even number of them), e.g. from "
+            "python -c 'import secrets; print(secrets.token_hex(32))'"
+        )
+    return bytes.fromhex(text)
+
+
+def _uid_range(top: _Reader) -> tuple[int, int]:
+    value = top._get("bot_uids", list(DEFAULT_UID_RANGE))
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        and MIN_UID <= value[0] <= value[1] <= MAX_UID
+    )
+    if not ok:
+        raise ConfigError(
+            f"bot_uids must be [first, last], whole numbers with "
+            f"{MIN_UID} <= first <= last < 2**31, not {value!r}"
+        )
+    return value[0], value[1]
+
+
 def load(path: Path) -> TournamentConfig:
     """Read and check a tournament file."""
     try:
@@ -237,24 +354,13 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
     tournament_format = top.string("format", "round-robin")
     if tournament_format not in FORMATS:
         raise ConfigError(f"format must be one of {', '.join(FORMATS)}, not {tournament_format!r}")
-    seed = top.integer("seed", 0)
+    if "seed" in raw:
+        raise ConfigError(NO_SEED)
+    deal_key = _deal_key(top)
 
     bots: list[BotEntry] = []
     for reader in top.tables("bots"):
-        bot_name = reader.string("name")
-        if not BOT_NAME.fullmatch(bot_name):
-            raise ConfigError(
-                f"{reader.where}name: {bot_name!r} must be letters, digits, '.', '_' or '-'"
-            )
-        if any(b.name == bot_name for b in bots):
-            raise ConfigError(f"{reader.where}name: two bots are called {bot_name!r}")
-        cwd = (root / reader.string("cwd", ".")).resolve()
-        if not cwd.is_dir():
-            raise ConfigError(f"{reader.where}cwd: {cwd} is not a directory")
-        bots.append(
-            BotEntry(bot_name, reader.string("command"), cwd, reader.strings("games") or ())
-        )
-        reader.check_unknown()
+        bots.append(_bot(reader, root, bots))
     if not bots:
         raise ConfigError("bots: no [[bots]] given; a tournament needs at least one bot")
 
@@ -282,6 +388,7 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
         bank_seconds=clock.number("bank_seconds", 10.0),
         startup_seconds=clock.number("startup_seconds", 10.0, minimum=0.1),
         out_of_turn_seconds=clock.optional_number("out_of_turn_seconds", minimum=0.001),
+        ponder=clock.boolean("ponder", False),
     )
     clock.check_unknown()
     penalty = top.table_("penalties")
@@ -301,6 +408,7 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
     defaults = Limits()
     limits = Limits(**{name: limit.integer(name, getattr(defaults, name)) for name in _LIMIT_KEYS})
     limit.check_unknown()
+    uid_range = _uid_range(top)
 
     parallel = top.integer("parallel", 0)
     fresh_process = top.boolean("fresh_process", False)
@@ -314,14 +422,14 @@ def parse(raw: dict[str, Any], path: Path) -> TournamentConfig:
         path=path.resolve(),
         root=root,
         format=tournament_format,
-        seed=seed,
+        deal_key=deal_key,
         events=events,
         bots=frozen_bots,
         time_control=time_control,
         penalties=penalties,
         parallel=parallel or (os.cpu_count() or 1),
         fresh_process=fresh_process,
-        confinement=Confinement(sandbox, limits),
+        confinement=Confinement(sandbox, limits, uid_range=uid_range),
         database=database,
         bot_logs=bot_logs,
     )

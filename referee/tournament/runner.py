@@ -43,9 +43,11 @@ class Progress(Protocol):
 
 
 def plan(config: TournamentConfig, store: Store, workers: int | None = None) -> Plan:
-    """Record the schedule and find what is left to play."""
-    store.claim(config.name, config.fingerprint(), config.definition())
-    games = schedule(config)
+    """Record the schedule and find what is left to play. The deals come from
+    the key stored with the tournament (made on its first run), so a resume
+    schedules the same deals."""
+    key = store.claim(config.name, config.fingerprint(), config.definition(), config.deal_key)
+    games = schedule(config, key)
     store.add_scheduled(games)
     finished = store.finished_keys()
     todo = [g for g in games if g.key not in finished]

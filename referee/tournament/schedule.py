@@ -3,35 +3,51 @@
 For every group of bots of the game's seat count, every deal is played once
 per cyclic rotation of the seats, so every bot holds every seat's cards of
 every deal and the luck of the deal cancels. A 1-player ruleset plays every
-bot on the same deals. The schedule is a pure function of the config, so a
-rerun finds the same games under the same keys.
+bot on the same deals. The schedule is a pure function of the config and the
+tournament's secret key, so a rerun finds the same games under the same keys.
+
+Deal seeds, the seeds bots get and the game ids sent to them all come from
+the secret key (referee.keys): a bot learns nothing from them that would let
+it rebuild a deal. Within each event games go group by group, and within a
+group deal by deal with all its rotations in a row. A bot process must never
+play the same deal twice, so a worker keeps at most `seats` processes per bot
+and each moves on to the next deal; playing deal-major across groups would
+need a fresh process for nearly every game. Partial results of an
+interrupted run therefore cover the groups in order.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from referee.keys import derive, opaque_id, seat_seeds
 from referee.tournament.config import Event, TournamentConfig
 
 
 @dataclass(frozen=True)
 class ScheduledGame:
-    key: str  # unique and stable: event/group/deal/rotation
+    key: str  # unique and stable: event/group/deal/rotation; never sent to bots
     event: str
     ruleset: str
     deal: int
     rotation: int
-    seed: int
+    seed: int  # the deal's seed: secret
     seats: tuple[str, ...]  # bot name per seat (a repeated bot: "name#2" is its 2nd copy)
+    game_id: str  # what bots are told: opaque, names no event, deal or rotation
+    bot_seeds: tuple[int, ...]  # one per seat, for the bots' own randomness
+
+    @property
+    def deal_id(self) -> str:
+        """Names the deal for the bot pool (never sent to bots)."""
+        return f"{self.event}/d{self.deal}"
 
 
-def deal_seed(tournament_seed: int, event: str, deal: int) -> int:
-    """The seed of a deal: the same for every group and rotation (duplicate deals)."""
-    digest = hashlib.sha256(f"{tournament_seed}/{event}/{deal}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+def deal_seed(key: bytes, event: str, deal: int) -> int:
+    """The seed of a deal: the same for every group and rotation (duplicate
+    deals), and secret as long as the key is."""
+    return derive(key, "deal", event, deal)
 
 
 def groups(event: Event) -> list[tuple[str, ...]]:
@@ -58,33 +74,31 @@ def seat_labels(group: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(labels)
 
 
-def event_games(config: TournamentConfig, event: Event) -> Iterator[ScheduledGame]:
+def event_games(event: Event, key: bytes) -> Iterator[ScheduledGame]:
+    """An event's games in order: group by group, each deal's rotations in a row."""
     rotations = event.seats
     for group in groups(event):
         labels = seat_labels(group)
         for deal in range(event.deals):
+            seed = deal_seed(key, event.name, deal)
             for rotation in range(rotations):
-                seating = labels[rotation:] + labels[:rotation]
+                game_key = f"{event.name}/{'+'.join(labels)}/d{deal}/r{rotation}"
                 yield ScheduledGame(
-                    key=f"{event.name}/{'+'.join(labels)}/d{deal}/r{rotation}",
+                    key=game_key,
                     event=event.name,
                     ruleset=event.ruleset.id,
                     deal=deal,
                     rotation=rotation,
-                    seed=deal_seed(config.seed, event.name, deal),
-                    seats=seating,
+                    seed=seed,
+                    seats=labels[rotation:] + labels[:rotation],
+                    game_id=opaque_id(key, "game", game_key),
+                    bot_seeds=seat_seeds(key, game_key, event.seats),
                 )
 
 
-def schedule(config: TournamentConfig) -> list[ScheduledGame]:
-    """All games of the tournament, deal-major within each event so that
-    partial results cover all groups evenly."""
-    games: list[ScheduledGame] = []
-    for event in config.events:
-        per_event = list(event_games(config, event))
-        per_event.sort(key=lambda g: (g.deal, g.rotation))
-        games.extend(per_event)
-    return games
+def schedule(config: TournamentConfig, key: bytes) -> list[ScheduledGame]:
+    """All games of the tournament under its secret key, event by event."""
+    return [game for event in config.events for game in event_games(event, key)]
 
 
 def base_name(label: str) -> str:

@@ -22,7 +22,7 @@ from referee.match import Match
 from referee.seats import SeatClient
 from referee.session import AbsentSeat, BotPool
 from referee.store import SeatRow
-from referee.tournament.config import TournamentConfig, load
+from referee.tournament.config import BotEntry, TournamentConfig, load
 from referee.tournament.schedule import ScheduledGame, base_name
 
 PR_SET_PDEATHSIG = 1
@@ -75,7 +75,7 @@ async def _serve(
 ) -> None:
     database = config.database
     wal = [database.with_name(database.name + suffix) for suffix in ("-wal", "-shm")]
-    hidden = [database, *wal, database.parent, config.bot_logs, *{b.cwd for b in config.bots}]
+    hidden = [database, *wal, database.parent, config.bot_logs, *bot_homes(config)]
     pool = BotPool(
         time_control=config.time_control,
         log_dir=config.bot_logs / f"worker{worker}",
@@ -96,6 +96,28 @@ async def _serve(
         await pool.close()
 
 
+def bot_spec(config: TournamentConfig, entry: BotEntry, label: str) -> BotSpec:
+    return BotSpec(
+        entry.command,
+        name=label,
+        cwd=entry.cwd,
+        env=entry.env,
+        readable=entry.readable,
+        base=config.root,
+    )
+
+
+def bot_homes(config: TournamentConfig) -> set[Path]:
+    """Every bot's own directory (as referee.bots decides it), to hide from the others."""
+    homes = set()
+    for entry in config.bots:
+        try:
+            homes.add(bot_spec(config, entry, entry.name).layout(entry.name)[1])
+        except BotLaunchError:
+            continue  # it cannot start either: its seats play default actions
+    return homes
+
+
 async def play_scheduled(
     pool: BotPool, config: TournamentConfig, game: ScheduledGame
 ) -> GameOutcome:
@@ -104,9 +126,9 @@ async def play_scheduled(
     launch_errors: list[dict[str, Any]] = []
     for index, label in enumerate(game.seats):
         entry = config.bot(base_name(label))
-        spec = BotSpec(entry.command, name=label, cwd=entry.cwd)
+        spec = bot_spec(config, entry, label)
         try:
-            seats.append(await pool.seat(label, spec, label))
+            seats.append(await pool.seat(label, spec, label, deal=game.deal_id))
         except BotLaunchError as error:
             seats.append(AbsentSeat(label, str(error)))
             launch_errors.append({"type": "launch_error", "seat": index, "message": str(error)})
@@ -114,7 +136,8 @@ async def play_scheduled(
         parse_ruleset(game.ruleset),
         seats,
         game.seed,
-        game_id=game.key,
+        game_id=game.game_id,
+        bot_seeds=game.bot_seeds,
         time_control=config.time_control,
         penalties=config.penalties,
     )

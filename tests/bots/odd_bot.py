@@ -3,9 +3,10 @@
 Modes (comma-separated in BOT_MODE or as arguments, each optionally `name=value`):
   illegal        answer every request with an out-of-range index
   sleep=S        sleep S seconds before every answer
+  burn=S         burn S seconds of CPU before every answer
   stale          first send a reply with a wrong request id, then the right one
   die_after=N    exit abruptly (code 3) on the N-th decision request
-  record=FILE    append every message received, as JSON, to FILE
+  record         print every message received, as JSON, to stderr (lines 'RECORD {...}')
   hang_start     never connect (sleep forever before connecting)
   exit_start     exit with code 5 at once, writing a line to stderr
 Otherwise it plays the first legal action.
@@ -58,14 +59,15 @@ def main() -> None:
         while (item := outbox.get()) is not None:
             yield item
 
-    record = open(mode["record"], "a") if "record" in mode else None  # noqa: SIM115
+    record = sys.stderr if "record" in mode else None
     seen = 0
     with grpc.insecure_channel(os.environ["REFEREE_ADDRESS"]) as channel:
         stub = pb_grpc.RefereeServiceStub(channel)
         for message in stub.Play(requests()):
             if record is not None:
                 record.write(
-                    json.dumps(MessageToDict(message, always_print_fields_with_no_presence=True))
+                    "RECORD "
+                    + json.dumps(MessageToDict(message, always_print_fields_with_no_presence=True))
                     + "\n"
                 )
                 record.flush()
@@ -77,6 +79,10 @@ def main() -> None:
                 os._exit(3)
             if "sleep" in mode:
                 time.sleep(float(mode["sleep"]))
+            if "burn" in mode:
+                until = time.process_time() + float(mode["burn"])
+                while time.process_time() < until:
+                    pass
             index = len(request.legal_actions) + 7 if "illegal" in mode else 0
             if "stale" in mode:
                 outbox.put(
