@@ -471,9 +471,21 @@ def doctor(sandbox: str) -> None:
     p = probe()
     console.print(
         f"bubblewrap: {p.bwrap or 'not found'}; prlimit: {p.prlimit or 'not found'}; "
-        f"setpriv: {p.setpriv or 'not found'}; running as root: {p.root}",
+        f"setpriv: {p.setpriv or 'not found'}; running as root: {p.root}; "
+        f"cgroups: {p.cgroups.describe() if p.cgroups else p.cgroups_error}",
         highlight=False,
     )
+    from referee.doctor import observe
+
+    seen = observe(confinement)
+    observed = Table(title="observed by a probe process confined as a bot")
+    observed.add_column("what")
+    observed.add_column("seen from inside")
+    for name, value in seen.lines:
+        observed.add_row(name, value)
+    if seen.error:
+        observed.add_row("[red]probe failed[/red]", safe_markup(seen.error))
+    console.print(observed)
 
 
 @main.command()
