@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -247,6 +247,8 @@ class BotProcess:
         self.marker = marker
         self.resources = resources
         self.sandboxed = sandboxed
+        # Called with the bot's uid just before it is let go (the reaper's list).
+        self.on_release: Callable[[int], None] = lambda uid: None
 
     @property
     def stderr_path(self) -> Path:
@@ -405,6 +407,8 @@ class BotProcess:
             if not kill_marked(self.marker):
                 break
             time.sleep(0.05)
+        if self.resources.lease is not None:
+            self.on_release(self.resources.lease.uid)
         _release(self.resources, self.sandboxed)
 
 

@@ -194,16 +194,23 @@ class Group:
         return 0.0
 
     def memory_failures(self) -> int:
-        """How often the group hit its memory limit (v1 failcnt, v2 max events)."""
-        try:
-            if self.layout.version == 1:
-                return int(self._file("memory", "memory.failcnt").read_text())
-            for line in self._file("memory", "memory.events").read_text().splitlines():
-                if line.startswith("max "):
-                    return int(line.split()[1])
-        except (OSError, ValueError):
-            pass
-        return 0
+        """How often the group hit its memory limit: the largest of the failure
+        counters and the OOM kills (kernels since 6.15 count v1 failures only
+        on the memory counter, not on memory+swap, which trips first)."""
+        counts = [0]
+        if self.layout.version == 1:
+            for name in ("memory.failcnt", "memory.memsw.failcnt"):
+                with contextlib.suppress(OSError, ValueError):
+                    counts.append(int(self._file("memory", name).read_text()))
+            events = "memory.oom_control"
+        else:
+            events = "memory.events"
+        with contextlib.suppress(OSError, ValueError):
+            for line in self._file("memory", events).read_text().splitlines():
+                name, _, value = line.partition(" ")
+                if name in ("max", "oom_kill"):
+                    counts.append(int(value))
+        return max(counts)
 
     def freeze(self, frozen: bool) -> None:
         """Stop (or let run again) every process of the group."""

@@ -4,6 +4,9 @@ cgroups, their marker) and removes its runtime directory and cgroups.
 
 The referee holds the write end of the reaper's stdin; the reaper blocks
 reading it, so end of file means the referee is gone (or closed the pool).
+On that pipe the referee also says which bot uids it holds (`+uid`, and
+`-uid` before it lets one go), so that without cgroups too every process of
+its bots dies with it, even one that cleared its environment.
 """
 
 from __future__ import annotations
@@ -30,8 +33,11 @@ def start(owner: str, runtime_dir: Path, marker_prefix: str) -> subprocess.Popen
     )
 
 
-def clean_up(owner: str, runtime_dir: Path, marker_prefix: str) -> None:
+def clean_up(
+    owner: str, runtime_dir: Path, marker_prefix: str, uids: set[int] | None = None
+) -> None:
     from referee.bots import kill_marked
+    from referee.uids import kill_uid, remove_files_of
 
     layout = cgroups.layout()
     if layout is not None:
@@ -41,6 +47,9 @@ def clean_up(owner: str, runtime_dir: Path, marker_prefix: str) -> None:
             if not kill_marked(marker_prefix, prefix=True):
                 break
             time.sleep(0.02)
+    for uid in uids or ():
+        kill_uid(uid)
+        remove_files_of(uid)
     import shutil
 
     shutil.rmtree(runtime_dir, ignore_errors=True)
@@ -48,9 +57,12 @@ def clean_up(owner: str, runtime_dir: Path, marker_prefix: str) -> None:
 
 def main() -> None:
     owner, runtime_dir, marker_prefix = sys.argv[1:4]
-    while sys.stdin.buffer.read(4096):
-        pass
-    clean_up(owner, Path(runtime_dir), marker_prefix)
+    held: set[int] = set()
+    for line in sys.stdin.buffer:
+        word = line.strip().decode(errors="replace")
+        if word[:1] in "+-" and word[1:].isdigit():
+            (held.add if word[0] == "+" else held.discard)(int(word[1:]))
+    clean_up(owner, Path(runtime_dir), marker_prefix, held)
 
 
 if __name__ == "__main__":

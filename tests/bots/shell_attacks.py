@@ -89,7 +89,12 @@ def neighbour() -> None:
     attempt("read environ", lambda: Path(f"/proc/{pid}/environ").read_bytes())
 
     def read_memory() -> None:
-        with open(f"/proc/{pid}/mem", "rb") as memory:
+        with open(f"/proc/{pid}/mem", "rb") as memory:  # the open is what a wall refuses
+            try:  # a mapped address, if the map can be read at all
+                start = int(Path(f"/proc/{pid}/maps").read_text().split("-", 1)[0], 16)
+            except (OSError, ValueError):
+                start = 0
+            memory.seek(start)
             memory.read(1)
 
     attempt("read mem", read_memory)
