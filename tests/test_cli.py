@@ -82,8 +82,19 @@ def test_play_is_reproducible_with_python_js_and_heuristic_bots(tmp_path: Path) 
             "command 'no-such-command-xyz' not found",
         ),
         (
+            [
+                "play",
+                "thief",
+                "--bot",
+                "python tests/bots/odd_bot.py exit_start",
+                "--bot",
+                PY_RANDOM,
+            ],
+            "exited with code 5 before connecting: odd_bot: told to exit at start",
+        ),
+        (
             ["play", "thief", "--bot", "python -c 'import sys; sys.exit(4)'", "--bot", PY_RANDOM],
-            "exited with code 4 before connecting",
+            "cannot tell which file is the bot",
         ),
         (
             ["play", "thief?colour=red", "--bot", PY_RANDOM, "--bot", PY_RANDOM],

@@ -200,16 +200,19 @@ class GameStart(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
-    """Unique within the referee run."""
+    """Unique within the referee run, and opaque: it names no event, deal or
+    seat rotation.
+    """
     ruleset: _builtins.str
     """Game plus options, e.g. "thief" or "tjuv?rules=1988"."""
     seat: _builtins.int
     """This bot's seat, 0-based, and the number of seats."""
     seats: _builtins.int
     seed: _builtins.int
-    """A seed for the bot's own randomness in this game, derived from the deal
-    and the seat: a bot that reseeds from it plays the same game again when
-    the game is replayed or a tournament is resumed.
+    """A seed for the bot's own randomness in this game, derived from a secret
+    key, the game and the seat (it tells nothing of the deal): a bot that
+    reseeds from it plays the same game again when the game is replayed or a
+    tournament is resumed.
     """
     @_builtins.property
     def seat_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
