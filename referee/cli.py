@@ -250,6 +250,12 @@ def results_table(result: MatchResult) -> Table:
     show_default=True,
     help="Run bots in the bubblewrap sandbox: where it works (auto), always, or never.",
 )
+@click.option(
+    "--ponder",
+    is_flag=True,
+    help="Let bots run between their decisions (by default a bot is frozen except "
+    "while it decides, so none can take another's time).",
+)
 def play(
     game: str,
     bots: tuple[str, ...],
@@ -260,6 +266,7 @@ def play(
     time_bank: float,
     startup_time: float,
     sandbox: str,
+    ponder: bool,
 ) -> None:
     """Play one game of GAME between bot processes, e.g.
 
@@ -279,7 +286,7 @@ def play(
     else:
         key = key_from_seed(seed)  # public: reproducible
     console = Console()
-    time_control = TimeControl(move_time, time_bank, startup_time)
+    time_control = TimeControl(move_time, time_bank, startup_time, ponder=ponder)
     confinement = Confinement(sandbox)
     try:
         confinement.use_sandbox()
@@ -290,6 +297,7 @@ def play(
     if log_path is not None:
         try:  # the record shows every hidden card: readable by its owner only
             fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.fchmod(fd, 0o600)  # also when the file was there before
         except OSError as error:
             raise CliError(f"cannot write --log {log_path}: {error.strerror}") from None
         log_file = os.fdopen(fd, "w", encoding="utf-8")
@@ -303,6 +311,7 @@ def play(
                 time_control,
                 confinement,
                 _printer(console, view, log_file),
+                [log_path] if log_path is not None else [],
             )
         )
     except BotLaunchError as error:
@@ -321,8 +330,11 @@ async def _play(
     time_control: TimeControl,
     confinement: Confinement,
     on_log: Callable[[dict[str, Any]], None],
+    hidden: list[Path],
 ) -> MatchResult:
-    async with Session(specs, time_control=time_control, confinement=confinement) as session:
+    async with Session(
+        specs, time_control=time_control, confinement=confinement, hidden=hidden
+    ) as session:
         return await session.play(ruleset, seed, on_log=on_log, key=key)
 
 

@@ -363,11 +363,14 @@ class Session:
         log_dir: Path | None = None,
         confinement: Confinement = DEFAULT_CONFINEMENT,
         penalties: Penalties = DEFAULT_PENALTIES,
+        hidden: Sequence[Path] = (),
     ) -> None:
         self.specs = list(specs)
         self.time_control = time_control
         self.penalties = penalties
-        self.pool = BotPool(time_control=time_control, log_dir=log_dir, confinement=confinement)
+        self.pool = BotPool(
+            time_control=time_control, log_dir=log_dir, confinement=confinement, hidden=hidden
+        )
         self.slots: list[BotSlot] = []
         self._games = 0
 

@@ -94,10 +94,11 @@ def attack(
     other: BotSpec | None = None,
     check_other: bool = True,
     extra_args: str = "",
+    hostile: Path = HOSTILE,
 ) -> Outcome:
     specs = [
         BotSpec(
-            f"python {HOSTILE} {extra_args}".strip(),
+            f"python {hostile} {extra_args}".strip(),
             name=f"hostile-{name}",
             env=(("BOT_ATTACK", name), ("BOT_ARG", arg)),
             base=ROOT,
@@ -280,6 +281,44 @@ def test_a_total_disk_bomb_is_bounded_and_touches_no_host_disk(tmp_path: Path) -
             assert not first <= owner <= last, f"{entry.path} was written by a bot"
 
 
+def test_a_file_descriptor_bomb_stops_at_the_open_files_limit(tmp_path: Path) -> None:
+    outcome = attack(tmp_path, "fd_bomb", limits=Limits(open_files=64))
+    found = re.search(r"fds: stopped after (\d+) \(Too many open files\)", outcome.report())
+    assert found and int(found.group(1)) < 64, outcome.report()
+    assert not outcome.hostile.faults
+
+
+@needs_cgroups
+def test_cpu_time_counts_children_and_a_bot_past_its_limit_is_killed(tmp_path: Path) -> None:
+    """Pondering allowed, so the hog's 8 setsid children spin between turns: the
+    CPU time of its cgroup passes 3 s within seconds and the bot is killed."""
+    pondering = TimeControl(move_seconds=0.5, bank_seconds=0.5, startup_seconds=20, ponder=True)
+
+    async def go() -> tuple[MatchResult, list[str]]:
+        session = Session(
+            [
+                BotSpec(f"python {HOSTILE}", name="hog", env=(("BOT_ATTACK", "hog"),), base=ROOT),
+                BotSpec(
+                    f"python {ROOT / 'tests/bots/odd_bot.py'}",
+                    name="slow",
+                    env=(("BOT_MODE", "sleep=0.2"),),
+                    base=ROOT,
+                ),
+            ],
+            time_control=pondering,
+            confinement=Confinement(limits=Limits(cpu_seconds=3)),
+            log_dir=tmp_path / "logs",
+        )
+        async with session:
+            result = await session.play(THIEF, seed=5)
+            return result, list(session.pool.cpu_killed)
+
+    result, killed = asyncio.run(go())
+    assert killed == ["hog"]
+    assert result.seats[0].crashed and "crashed" in result.seats[0].fault_counts()
+    assert not result.seats[1].faults
+
+
 def test_100_mb_to_stdout_neither_blocks_nor_fills_the_disk(tmp_path: Path) -> None:
     before = rss_mb()
     outcome = attack(tmp_path, "stdout", limits=Limits(output_kb=256))
@@ -364,8 +403,25 @@ def test_the_environment_is_minimal_and_host_sockets_are_unreachable(
     assert set(names) - allowed <= {"REFEREE_ADDRESS", "REFEREE_SECRET", "REFEREE_BOT_MARKER"}
     assert "OPERATOR_TOKEN" not in names
     assert marker.name not in report, "the host's /tmp is not the bot's"
+    visible = int(report.split("processes visible ")[1].split()[0])
+    assert visible <= 4, "its own PID namespace: only its sandbox's processes"
     assert f"connect {host_socket}: refused" in report
     assert "connect /run/systemd/private: refused" in report
+
+
+@needs_sandbox
+def test_a_game_log_inside_the_bots_own_directory_is_hidden(tmp_path: Path) -> None:
+    """`referee play --log` may write its record (every hidden card) anywhere,
+    even into a bot's own folder: the bot still cannot read it."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    os.chmod(folder, 0o755)
+    hostile = folder / "hostile_bot.py"
+    hostile.write_text(HOSTILE.read_text())
+    record = folder / "game.jsonl"
+    record.write_text('{"every": "hidden card"}\n')
+    outcome = attack(tmp_path, "snoop", str(record), hidden=[record], hostile=hostile)
+    assert f"could not read {record}" in outcome.report()
 
 
 @needs_sandbox

@@ -36,6 +36,7 @@ Attacks (BOT_ATTACK=name, with BOT_ARG for a parameter):
                 streams that never say Hello; report what the referee did; then play
   remember      note each game's hand in every writable place; report per game the
                 process token and whether a note from another process was found
+  fd_bomb       open up to 5,000 file descriptors, report where it stopped, then play
 Reports are lines "REPORT ..." on stderr (a bot can write no file that outlives it).
 """
 
@@ -57,8 +58,9 @@ import grpc
 from referee.v1 import referee_pb2 as pb
 from referee.v1 import referee_pb2_grpc as pb_grpc
 
-ATTACK = os.environ.get("BOT_ATTACK", "")
-ARG = os.environ.get("BOT_ARG", "")
+# The attack comes from the environment (tournament files, tests) or the command line.
+ATTACK = os.environ.get("BOT_ATTACK") or (sys.argv[1] if len(sys.argv) > 1 else "")
+ARG = os.environ.get("BOT_ARG") or (sys.argv[2] if len(sys.argv) > 2 else "")
 
 
 def report(line: str) -> None:
@@ -232,6 +234,7 @@ def environment() -> None:
     report(f"env names {sorted(os.environ)}")
     report(f"HOME {os.environ.get('HOME')} TMPDIR {os.environ.get('TMPDIR')}")
     report(f"/tmp entries {sorted(os.listdir('/tmp'))}")
+    report(f"processes visible {sum(1 for name in os.listdir('/proc') if name.isdigit())}")
     for name in filter(None, ARG.split(":")):
         with socket.socket(socket.AF_UNIX) as s:
             attempt(f"connect {name}", lambda n=name: s.connect(n))
@@ -356,7 +359,20 @@ def remember(start: pb.GameStart, hand: list[str]) -> None:
             continue
 
 
+def fd_bomb() -> None:
+    held = []
+    try:
+        for _ in range(5000):
+            held.append(os.open("/dev/null", os.O_RDONLY))
+        report(f"fds: opened {len(held)}")
+    except OSError as error:
+        report(f"fds: stopped after {len(held)} ({error.strerror})")
+    for fd in held:
+        os.close(fd)
+
+
 EARLY: dict[str, Callable[[], None]] = {
+    "fd_bomb": fd_bomb,
     "privileges": privileges,
     "hijack": hijack,
     "write_into": write_into,
