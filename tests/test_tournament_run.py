@@ -108,7 +108,7 @@ def processes_with(marker: str) -> list[int]:
 
 
 def test_a_tournament_runs_and_prints_standings(tmp_path: Path) -> None:
-    path = write_file(tmp_path, "plain")
+    path = write_file(tmp_path, "plain", **SAME_DEALS)  # fixed deals: a fixed outcome
     out = referee("run", str(path), "--quiet")
     assert out.returncode == 0, out.stderr
     assert "24 games in 1 event(s); 0 already played, 24 to play on 2 worker(s)" in out.stdout
@@ -128,7 +128,7 @@ def test_a_tournament_runs_and_prints_standings(tmp_path: Path) -> None:
     assert again.returncode == 0
     assert "24 already played, nothing to play" in again.stdout
 
-    changed = write_file(tmp_path, "plain", **{"deals = 4": "deals = 5"})
+    changed = write_file(tmp_path, "plain", **SAME_DEALS, **{"deals = 4": "deals = 5"})
     refused = referee("run", str(changed), "--quiet")
     assert refused.returncode == 2
     assert "was defined differently (changed: events)" in refused.stderr
