@@ -448,6 +448,10 @@ def _sandbox_args(plan: Plan, limits: Limits) -> list[str]:
     namespaces += ["--unshare-cgroup-try"] + ([] if probe().root else ["--unshare-user"])
     return [
         *args,
+        # Last: the sandbox's own root (a tmpfs) read-only too, or an
+        # unprivileged bot could fill it (its /tmp and /dev/shm stay writable).
+        "--remount-ro",
+        "/",
         *namespaces,
         "--die-with-parent",
         "--new-session",

@@ -371,13 +371,13 @@ def test_results_and_other_bots_files_are_hidden(tmp_path: Path) -> None:
 
 @confined
 def test_a_bot_writes_nowhere_but_its_scratch_space(tmp_path: Path) -> None:
-    places = [ROOT / "referee", ROOT / "sample_bots" / "python", ROOT, Path(sys.prefix)]
+    places = [ROOT / "referee", ROOT / "sample_bots" / "python", ROOT, Path(sys.prefix), Path("/")]
     outcome = attack(tmp_path, "write_into", ":".join(map(str, places)))
     report = outcome.report()
     assert ": DONE" not in report, report
     for place in [*places, HOSTILE.parent]:
         assert f"write into {place}: refused" in report
-        assert not (place / "pwned.txt").exists()
+        assert not (place / "pwned.txt").exists()  # "/": the sandbox's own root is read-only
 
 
 @needs_sandbox
