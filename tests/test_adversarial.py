@@ -476,6 +476,7 @@ def test_connection_and_silent_stream_floods_starve_nobody(tmp_path: Path) -> No
     connected, closed = int(found.group(1)), int(found.group(2))
     assert connected == 50
     assert closed >= 50 - 4, "the endpoint holds at most 4 connections"
+    assert "raw after 7 s: 0 still open" in report, "connections that never speak are closed"
     assert "silent stream: DEADLINE_EXCEEDED" in report
     assert max(fds) - base < 40, "the referee's file descriptors stay bounded"
     assert not outcome.hostile.faults
