@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO
 
 from referee import cgroups
+from referee.errors import RefereeError
 from referee.runtime import admit
 from referee.sandbox import (
     SCRATCH,
@@ -48,7 +49,7 @@ BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
 KILL_ROUNDS = 100
 
 
-class BotLaunchError(Exception):
+class BotLaunchError(RefereeError):
     """A bot command could not be started or did not connect."""
 
 

@@ -22,13 +22,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.errors import RefereeError
+
 ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
 PREFIX = "referee-"
 KILL_ROUNDS = 200
 
 
-class CgroupError(Exception):
+class CgroupError(RefereeError):
     """A group could not be made or written."""
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee import cgroups
+from referee.errors import RefereeError
 
 MODES = ("auto", "required", "off")
 DEFAULT_UID_RANGE = (60000, 60999)  # one uid per bot process when the referee is root
@@ -44,7 +45,7 @@ CPU_INFO = "/sys/devices/system/cpu"  # runtimes size their thread pools from it
 MIN_FREE_BYTES = 1 << 20  # room left for the sandbox's own mount points
 
 
-class SandboxError(Exception):
+class SandboxError(RefereeError):
     """The sandbox was required but cannot run here."""
 
 

@@ -23,6 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
+from referee.errors import RefereeError
 from referee.seats import Fault, Reply
 from referee.v1 import referee_pb2 as pb
 from referee.v1 import referee_pb2_grpc as pb_grpc
@@ -40,7 +41,7 @@ EXIT_WAIT_STEPS = 6  # x 50 ms: how long a broken stream waits to see the proces
 MAX_UNSOLICITED = 100  # messages a bot may send between two requests before it counts as a flood
 
 
-class BotGone(Exception):
+class BotGone(RefereeError):
     """The bot's stream ended while a decision was pending."""
 
     def __init__(self, fault: Fault) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.errors import RefereeError
 from referee.keys import new_key
 
 SCHEMA = """
@@ -64,7 +65,7 @@ CREATE TABLE IF NOT EXISTS seat_results (
 """
 
 
-class StoreError(Exception):
+class StoreError(RefereeError):
     """The database cannot be used as asked (e.g. it holds another definition)."""
 
 

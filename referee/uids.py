@@ -18,12 +18,14 @@ import signal
 import time
 from pathlib import Path
 
+from referee.errors import RefereeError
+
 LOCK_DIR = Path("/run/referee-uids")
 WORLD_WRITABLE = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
 KILL_ROUNDS = 200
 
 
-class UidError(Exception):
+class UidError(RefereeError):
     """No uid of the range is free."""
 
 

@@ -20,12 +20,13 @@ from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
 from referee.cards import Card
+from referee.errors import RefereeError
 from referee.games.base import Action, Event, Game
 from referee.v1 import cards_pb2
 from referee.v1 import referee_pb2 as pb
 
 
-class WireError(Exception):
+class WireError(RefereeError):
     """A game's dataclass does not fit its proto message (a bug in the game)."""
 
 

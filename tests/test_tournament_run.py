@@ -221,3 +221,25 @@ def test_a_crashing_bot_is_restarted_and_a_faulty_one_disqualified(tmp_path: Pat
     assert rows["first"]["disqualified"], "crashes in every game are faults too"
     assert {rows["illegal"]["rank"], rows["first"]["rank"]} == {3, 4}, "listed last"
     assert not rows["random"]["disqualified"] and not rows["random"]["faults"]
+
+
+def test_workers_play_the_parsed_file_not_the_file_on_disk(tmp_path: Path) -> None:
+    """The runner hands its parsed tournament to the workers: a file edited or
+    removed once the run has started cannot change what is played."""
+    from rich.console import Console
+
+    from referee.report.progress import QuietProgress
+    from referee.store import Store
+    from referee.tournament.config import load
+    from referee.tournament.runner import run
+
+    path = write_file(tmp_path, "parsed", **SAME_DEALS, **{"deals = 4": "deals = 1"})
+    config = load(path)
+    path.write_text("this is not TOML any more")
+    store = Store(config.database)
+    try:
+        with open(os.devnull, "w") as quiet:
+            plan = run(config, store, QuietProgress(Console(file=quiet)), workers=1)
+        assert store.counts() == (plan.total, plan.total) == (6, 6)
+    finally:
+        store.close()

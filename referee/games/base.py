@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.cards import Card, Chance
+from referee.errors import RefereeError
 
 
-class GameError(Exception):
+class GameError(RefereeError):
     """Base of errors raised by games and the registry."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.errors import RefereeError
 from referee.games import parse_ruleset
 from referee.games.base import GameError, Ruleset
 from referee.match import Penalties, TimeControl
@@ -44,7 +45,7 @@ NO_SEED = (
 )
 
 
-class ConfigError(Exception):
+class ConfigError(RefereeError):
     """A tournament file is malformed; the message names the key."""
 
 

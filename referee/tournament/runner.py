@@ -14,13 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from referee.errors import RefereeError
 from referee.store import Store
 from referee.tournament.config import TournamentConfig
 from referee.tournament.schedule import ScheduledGame, schedule
 from referee.tournament.worker import GameOutcome, WorkerFailure, worker_main
 
 
-class TournamentError(Exception):
+class TournamentError(RefereeError):
     """The tournament could not run to the end (results so far are kept)."""
 
 
@@ -86,7 +87,7 @@ def _play(config: TournamentConfig, store: Store, the_plan: Plan, progress: Prog
     processes = [
         context.Process(
             target=worker_main,
-            args=(str(config.path), i, tasks, results),
+            args=(config, i, tasks, results),
             name=f"referee-worker-{i}",
             daemon=True,
         )

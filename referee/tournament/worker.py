@@ -22,7 +22,7 @@ from referee.match import Match
 from referee.seats import SeatClient
 from referee.session import AbsentSeat, BotPool
 from referee.store import SeatRow
-from referee.tournament.config import BotEntry, TournamentConfig, load
+from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.schedule import ScheduledGame, base_name
 
 PR_SET_PDEATHSIG = 1
@@ -60,11 +60,14 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def worker_main(config_path: str, worker: int, tasks: Queue[Any], results: Queue[Any]) -> None:
+def worker_main(
+    config: TournamentConfig, worker: int, tasks: Queue[Any], results: Queue[Any]
+) -> None:
+    """Play games from `tasks` until a None. The config is the runner's parsed
+    one (never the file again: a file edited mid-run cannot change the games)."""
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop
     try:
-        config = load(Path(config_path))
         asyncio.run(_serve(config, worker, tasks, results))
     except Exception as error:  # reported, never silently lost
         results.put(WorkerFailure(worker, f"{type(error).__name__}: {error}"))
