@@ -322,6 +322,11 @@ class Store:
             raise StoreError(f"no game {key!r} in {self.path}")
         return json.loads(row[0] or "{}"), json.loads(row[1] or "{}")
 
+    def scheduled_per_event(self) -> dict[str, int]:
+        """How many games each event schedules, played or not."""
+        rows = self.db.execute("SELECT event, COUNT(*) FROM games GROUP BY event")
+        return {event: int(count) for event, count in rows}
+
     def game_keys(self) -> Iterator[str]:
         for row in self.db.execute("SELECT key FROM games ORDER BY position"):
             yield row[0]

@@ -39,9 +39,7 @@ class EventStandings:
 def event_standings(store: Store) -> list[EventStandings]:
     """Standings of every event in the database, in the file's order."""
     definition = store.definition()
-    scheduled: dict[str, int] = {}
-    for (event,) in store.db.execute("SELECT event FROM games"):
-        scheduled[event] = scheduled.get(event, 0) + 1
+    scheduled = store.scheduled_per_event()
     result = []
     for event in definition["events"]:
         games = store.games(event["name"])
