@@ -84,6 +84,69 @@ class SeatRecord:
             counts[f.label] = counts.get(f.label, 0) + 1
         return counts
 
+    @property
+    def silenced(self) -> bool:
+        """Forfeited or stalled: asked nothing more this game."""
+        return self.forfeited or self.stalled
+
+    def settle(
+        self,
+        reply: Reply,
+        legal: int,
+        move_limit: float,
+        seat_alive: bool,
+        own_faults: Sequence[Fault],
+        penalties: Penalties,
+    ) -> Verdict:
+        """The clock, the time bank and the fault policy for one reply: charge
+        its time (over the move limit from the bank), decide its fault (late,
+        illegal, stale, crashed, protocol), count timeouts in a row (stalled)
+        and faults in the game (forfeit). The match plays the verdict."""
+        if self.silenced:
+            return Verdict(None, None)
+        self.decisions += 1
+        self.time_used += reply.elapsed
+        if reply.fault is None:
+            self.round_trips.append(reply.elapsed)
+        over = reply.elapsed - move_limit
+        if over > 0:
+            self.bank_left -= over
+        fault = reply.fault
+        if fault is None and (reply.index is None or not 0 <= reply.index < legal):
+            fault = Fault.ILLEGAL
+        self.faults.extend(own_faults)
+        if fault is None:
+            self.timeouts_in_a_row = 0
+            return Verdict(reply.index, None)
+        gone = fault in (Fault.CRASHED, Fault.PROTOCOL) and not seat_alive
+        if not (gone and self.crashed):  # a dead seat's fault is counted once
+            self.faults.append(fault)
+        self.crashed = self.crashed or gone
+        stalled = False
+        if fault is Fault.TIMEOUT:
+            self.timeouts_in_a_row += 1
+            if penalties.stall_after and self.timeouts_in_a_row >= penalties.stall_after:
+                stalled = not self.stalled
+                if stalled:
+                    self.stalled = True
+                    self.faults.append(Fault.STALLED)
+        forfeited = False
+        if penalties.forfeit_after and len(self.faults) >= penalties.forfeit_after:
+            forfeited = not self.forfeited
+            self.forfeited = True
+        return Verdict(None, fault, forfeited=forfeited, stalled=stalled)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a reply comes to: the index played (None: a default action), the
+    fault, and whether the seat forfeited or stalled with it."""
+
+    index: int | None
+    fault: Fault | None
+    forfeited: bool = False
+    stalled: bool = False
+
 
 @dataclass
 class MatchResult:
@@ -227,57 +290,32 @@ class Match:
         return turn is not None and turn != seat_index
 
     async def _ask(self, seat_index: int, request: pb.DecisionRequest, limit: float) -> Reply:
-        seat = self.seats[seat_index]
-        record = self.records[seat_index]
-        if record.forfeited or record.stalled:
+        if self.records[seat_index].silenced:
             return Reply(None, None, 0.0)
-        return await seat.decide(request, limit)  # a dead seat answers with its fault at once
+        return await self.seats[seat_index].decide(request, limit)  # a dead seat answers at once
 
     def _settle(
         self, seat_index: int, request: pb.DecisionRequest, reply: Reply
     ) -> tuple[Action, Fault | None]:
         """Turn a reply into the action played, charging time and faults."""
         record = self.records[seat_index]
+        seat = self.seats[seat_index]
         actions = self.state.legal_actions(seat_index)
-        if record.forfeited or record.stalled:
-            return actions[self._default_rng.randrange(len(actions))], None
-        record.decisions += 1
-        record.time_used += reply.elapsed
-        if reply.fault is None:
-            record.round_trips.append(reply.elapsed)
-        over = reply.elapsed - self.time_control.limit(request.out_of_turn)
-        if over > 0:
-            record.bank_left -= over
-        fault = reply.fault
-        if fault is None and (reply.index is None or not 0 <= reply.index < len(actions)):
-            fault = Fault.ILLEGAL
-        record.faults.extend(self.seats[seat_index].take_faults())
-        if fault is not None:
-            gone = fault in (Fault.CRASHED, Fault.PROTOCOL) and not self.seats[seat_index].alive
-            if not (gone and record.crashed):  # a dead seat's fault is counted once
-                record.faults.append(fault)
-            record.crashed = record.crashed or gone
-            self._count_timeouts(seat_index, fault)
-            forfeit_after = self.penalties.forfeit_after
-            if forfeit_after and len(record.faults) >= forfeit_after and not record.forfeited:
-                record.forfeited = True
-                self._record({"type": "forfeit", "seat": seat_index, "faults": len(record.faults)})
-            return actions[self._default_rng.randrange(len(actions))], fault
-        assert reply.index is not None
-        record.timeouts_in_a_row = 0
-        return actions[reply.index], None
-
-    def _count_timeouts(self, seat_index: int, fault: Fault) -> None:
-        """A bot that times out `stall_after` times in a row has stopped answering."""
-        record = self.records[seat_index]
-        if fault is not Fault.TIMEOUT:
-            return
-        record.timeouts_in_a_row += 1
-        stall_after = self.penalties.stall_after
-        if stall_after and record.timeouts_in_a_row >= stall_after and not record.stalled:
-            record.stalled = True
-            record.faults.append(Fault.STALLED)
+        verdict = record.settle(
+            reply,
+            len(actions),
+            self.time_control.limit(request.out_of_turn),
+            seat.alive,
+            seat.take_faults() if not record.silenced else [],
+            self.penalties,
+        )
+        if verdict.stalled:
             self._record({"type": "stalled", "seat": seat_index})
+        if verdict.forfeited:
+            self._record({"type": "forfeit", "seat": seat_index, "faults": len(record.faults)})
+        if verdict.index is None:
+            return actions[self._default_rng.randrange(len(actions))], verdict.fault
+        return actions[verdict.index], None
 
     async def _decide_round(self) -> list[Event]:
         deciders = self.state.deciders()

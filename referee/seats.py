@@ -99,3 +99,60 @@ def random_policy(seed: int) -> Policy:
         return rng.randrange(len(actions))
 
     return choose
+
+
+Script = Callable[[pb.DecisionRequest], Reply]
+
+
+class ScriptedSeat:
+    """An in-process seat that answers from a script, for testing the match
+    in milliseconds: the script maps each request to a Reply (an index, or a
+    fault, and the time it "took"). A reply that took longer than the
+    request's limit becomes a timeout, as the real clock would make it.
+    Every message and request the seat gets is kept for inspection."""
+
+    def __init__(
+        self,
+        name: str,
+        script: Script,
+        *,
+        alive: bool = True,
+        own_faults: Sequence[Fault] = (),
+    ) -> None:
+        self._name = name
+        self._script = script
+        self._alive = alive
+        self._own_faults = list(own_faults)
+        self.requests: list[pb.DecisionRequest] = []
+        self.limits: list[float] = []
+        self.messages: list[pb.PlayResponse] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def alive(self) -> bool:
+        return self._alive
+
+    def send(self, message: pb.PlayResponse) -> None:
+        self.messages.append(message)
+
+    async def decide(self, request: pb.DecisionRequest, timeout: float) -> Reply:
+        self.requests.append(request)
+        self.limits.append(timeout)
+        if not self._alive:
+            return Reply(None, Fault.CRASHED, 0.0)
+        reply = self._script(request)
+        if reply.fault is None and reply.elapsed > timeout:
+            return Reply(None, Fault.TIMEOUT, timeout)
+        return reply
+
+    def take_faults(self) -> list[Fault]:
+        faults, self._own_faults = self._own_faults, []
+        return faults
+
+
+def answer(index: int = 0, elapsed: float = 0.001) -> Script:
+    """A script that always answers `index` after `elapsed` seconds."""
+    return lambda request: Reply(index, None, elapsed)
