@@ -52,6 +52,7 @@ def observation(
     hand: Sequence[cards_pb2.Card],
     players: Sequence[life_pb2.LifePlayer],
     turned: cards_pb2.Card | None = None,
+    picked: Sequence[cards_pb2.Card] = (),
 ) -> pb.Observation:
     obs = life_pb2.LifeObservation(
         seat=0,
@@ -66,6 +67,7 @@ def observation(
         turn_cap=400,
         target=100,
         decks=1,
+        picked=list(picked),
     )
     if turned is not None:
         obs.turned.CopyFrom(turned)
@@ -76,6 +78,32 @@ def lay(cards: Sequence[cards_pb2.Card]) -> pb.Action:
     return pb.Action(
         label="lay", life=life_pb2.LifeAction(kind=Kind.LIFE_ACTION_KIND_LAY, cards=list(cards))
     )
+
+
+def pick(one: cards_pb2.Card) -> pb.Action:
+    return pb.Action(
+        label="pick", life=life_pb2.LifeAction(kind=Kind.LIFE_ACTION_KIND_PICK, cards=[one])
+    )
+
+
+def final_lay(
+    hand: Sequence[cards_pb2.Card],
+    players: Sequence[life_pb2.LifePlayer],
+    turned: cards_pb2.Card,
+) -> list[int]:
+    """Ask the bot as the referee does, one card at a time (its cards of the suit
+    have distinct values here, so each is offered), until it lays; the ids laid."""
+    picked: list[cards_pb2.Card] = []
+    for _ in range(len(hand) + 1):
+        obs = observation(Phase.LIFE_PHASE_LAY, hand, players, turned, picked)
+        left = [c for c in hand if c.suit == turned.suit and c not in picked]
+        actions = [lay(picked)] + [pick(c) for c in left]
+        move = actions[bot.choose_action(obs, actions)].life
+        if move.kind == Kind.LIFE_ACTION_KIND_LAY:
+            return [c.id for c in move.cards]
+        assert move.kind == Kind.LIFE_ACTION_KIND_PICK
+        picked.append(move.cards[0])
+    raise AssertionError("the bot never ended its lay")
 
 
 def steal(target: int, cards: Sequence[cards_pb2.Card] = ()) -> pb.Action:
@@ -103,14 +131,20 @@ def test_points_follow_the_rules() -> None:
 def test_lays_enough_of_its_suit_to_bank() -> None:
     hand = [card(1, R.RANK_FOUR, R.SUIT_HEARTS), card(2, R.RANK_SIX, R.SUIT_HEARTS)]
     hand += [card(3, R.RANK_TWO, R.SUIT_CLUBS), card(4, R.RANK_THREE, R.SUIT_CLUBS)]
-    obs = observation(
-        Phase.LIFE_PHASE_LAY,
-        hand,
-        [player(HEARTS, 4), player(CLUBS)],
-        turned=card(9, R.RANK_NINE, R.SUIT_HEARTS),
-    )
-    actions = [lay([]), lay(hand[:1]), lay(hand[1:2]), lay(hand[:2])]
-    assert bot.choose_action(obs, actions) == 3
+    players = [player(HEARTS, 4), player(CLUBS)]
+    assert final_lay(hand, players, card(9, R.RANK_NINE, R.SUIT_HEARTS)) == [1, 2]
+
+
+def test_picks_the_cards_of_its_best_lay_then_lays_them() -> None:
+    hand = [card(i, r, R.SUIT_HEARTS) for i, r in ((1, R.RANK_TWO), (2, R.RANK_KING))]
+    hand += [card(3, R.RANK_TWO, R.SUIT_CLUBS), card(4, R.RANK_THREE, R.SUIT_CLUBS)]
+    turned = card(9, R.RANK_NINE, R.SUIT_HEARTS)
+    players = [player(HEARTS, 4), player(CLUBS)]
+    # With 2♥ picked already, it still lays its best reachable lay.
+    obs = observation(Phase.LIFE_PHASE_LAY, hand, players, turned, picked=hand[:1])
+    assert bot.choose_action(obs, [lay(hand[:1]), pick(hand[1])]) == 1
+    obs = observation(Phase.LIFE_PHASE_LAY, hand, players, turned, picked=hand[:2])
+    assert bot.choose_action(obs, [lay(hand[:2])]) == 0
 
 
 def test_does_not_end_the_hand_while_trailing() -> None:
@@ -119,7 +153,7 @@ def test_does_not_end_the_hand_while_trailing() -> None:
     obs = observation(
         Phase.LIFE_PHASE_LAY, hand, players, turned=card(9, R.RANK_NINE, R.SUIT_DIAMONDS)
     )
-    assert bot.choose_action(obs, [lay([]), lay(hand)]) == 0
+    assert bot.choose_action(obs, [lay([]), pick(hand[0])]) == 0
 
 
 def test_steals_the_face_up_card_that_hurts_the_leader_most() -> None:
@@ -175,6 +209,9 @@ def tournament(ruleset_id: str, num_seats: int, seeds: range, policy: Policy) ->
 
 def test_beats_two_random_players_in_three_seat_games() -> None:
     # 12 seeds x 3 seats = 36 games. Random expectation: 33% wins, mean place 2.
+    # (Over 100 seeds, 300 games, the bot wins 66% with mean place 1.45 against
+    # players uniformly random over the one-card-at-a-time lay; 79% against players
+    # random over whole lays, as before the lay was built card by card.)
     record = tournament("life", 3, range(100, 112), bot.choose_action)
     assert record.games == 36
     assert record.win_rate >= 0.55, record
@@ -183,7 +220,8 @@ def test_beats_two_random_players_in_three_seat_games() -> None:
 
 
 def test_beats_a_random_player_heads_up() -> None:
-    # 15 seeds x 2 seats = 30 games. Random expectation: 50% wins.
+    # 15 seeds x 2 seats = 30 games. Random expectation: 50% wins (over 100 seeds,
+    # 200 games, the bot wins 87%).
     record = tournament("life", 2, range(200, 215), bot.choose_action)
     assert record.games == 30
     assert record.win_rate >= 0.7, record

@@ -73,6 +73,10 @@ Decisions of this engine where both texts are silent:
 - The layout and every capture pile are public: every card in them was seen face
   up. Other hands are shown only by size, the stock only by size.
 - A draw shows the card(s) to the drawer and announces only the count to all.
+- Nothing private leaks through the events: what every other seat receives
+  depends only on public information. So a turn with no capture open is not
+  announced as such: the player learns it from its observation (`forced_discard`)
+  and its choices, the table from the discard that comes without a capture.
 - A hidden-information resample permutes the other hands and the stock among
   themselves, and gives the copy a freshly seeded chance, so later hands' deals are
   unknown too. In such a copy a player who must capture may hold no capture; the
@@ -312,10 +316,6 @@ class FourCardThiefState(GameState):
         events.append(public("turn", f"seat {seat}'s turn", seat))
         self._draw(seat, 1, events)
         self.forced_discard = not self._captures(seat)
-        if self.forced_discard:
-            events.append(
-                public("no_capture", f"seat {seat} has no capture open and must discard", seat)
-            )
 
     def _settle(self, events: list[Event]) -> None:
         """Run everything automatic until a seat must decide or the game is over."""

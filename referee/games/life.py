@@ -60,18 +60,31 @@ Decisions of this engine where both texts are silent:
   banked cards of the last hand come back. A removed joker stays out until then.
 - A turned card goes onto the discard pile (face up, public). After turning an ace
   (and its suit's sweep) the player has laid nothing, so they draw a card.
-- Turn start: a player holding a joker chooses between playing it and turning the top
-  card; a player without one turns at once (nothing to decide).
-- Laying: within one suit, 10, J, Q and K are worth the same and behave the same, as
-  do the two copies of a card in two decks, so choices differing only there are offered
-  once (naming the first such cards in hand order). Laying an ace takes every card of
-  its suit from every hand, including the layer's own, so all choices that include an
-  ace are one choice, "lay A♥ and take every ♥". Otherwise every distinct subset is
-  offered while there are at most 64; a longer suit in hand offers, for each count,
-  the lowest and the highest cards of that count (so every count and the quickest way
-  to 10 stay open). "Lay nothing and draw" is always first.
+- Turn start: every player is asked how to start their turn, "turn the top card" or
+  "play a joker"; a player without a joker has only the first choice. Asking only joker
+  holders would pause play only for them, and that pause splits every other seat's
+  events into messages differently: it would tell who holds a joker.
+- Laying ("some or all" of the player's cards of the suit, so any subset): after a
+  heart, diamond or club is turned (not an ace) the player builds the lay one card at
+  a time. Each decision offers "lay" with the cards picked so far first ("lay nothing
+  and draw" while none are), then "pick" for each card of the suit still in hand, then
+  "lay A♥ and take every ♥" if they hold that ace. The picks are private (no event;
+  the player's own observation lists them in `picked`, the cards stay in hand); the
+  lay is revealed as one public event when it ends, so the other seats see neither
+  the picks nor a message per pick. A pick cannot be taken back.
+- Within one suit, 10, J, Q and K are worth the same and behave the same, as do the
+  two copies of a card in two decks, so picks differing only there are offered once
+  (naming the first such card in hand order). Laying an ace takes every card of its
+  suit from every hand, including the layer's own (picked or not), so it is one choice
+  that ends the lay at once.
+- Every player who turns a heart, diamond or club is asked, holding cards of the suit
+  or not (without any, "lay nothing and draw" is the only choice): skipping the
+  question would tell the other seats, by the grouping of their events, that the
+  player holds none. Laying nothing reads "seat N lays nothing" whatever the reason
+  (a choice, no cards of the suit, a spade turned without spades).
 - A spade turned forces all the player's spades down, an ace of spades among them
-  (which then sweeps every spade onto that row). No decision is asked.
+  (which then sweeps every spade onto that row). No decision is asked: the spades laid,
+  or "lays nothing", are public either way.
 - The hand ends as soon as any hand is empty, checked after every change: a bank and
   its steals that would follow are not played (they could change nothing but steals).
 - A steal never targets the thief themself. A steal victim always holds cards (the
@@ -89,7 +102,9 @@ Decisions of this engine where both texts are silent:
 - Observations show every banked card (each was seen face up before it was turned),
   the discard pile and every face-up row; other hands only by size and by the cards
   everyone saw stolen into them. A hidden-information resample permutes the other
-  hands' unknown cards and the deck, keeping the cards the seat knows where they are.
+  hands' unknown cards and the deck, keeping the cards the seat knows where they are;
+  a lay being built by another player keeps only the picks still in that player's hand
+  (the picks are private, so any of them is consistent with what the seat knows).
 """
 
 from __future__ import annotations
@@ -99,7 +114,6 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import product
 
 from referee.cards import Card, Chance, Rank, Suit, make_deck
 from referee.games.base import (
@@ -118,7 +132,6 @@ from referee.games.base import (
 
 HAND_SIZE = 7
 MAX_HANDS = 40
-LAY_CHOICES_MAX = 64
 BANK_AT = 10
 DECK_SMALL: tuple[Card, ...] = make_deck(decks=1, jokers=2)
 DECK_LARGE: tuple[Card, ...] = make_deck(decks=2, jokers=4)
@@ -195,13 +208,15 @@ class LifeActionKind(Enum):
     LAY = 4
     STEAL = 5
     DECLINE = 6
+    PICK = 7
 
 
 @dataclass(frozen=True)
 class LifeAction(Action):
-    """One choice. CHOOSE_SUIT names `suit`; LAY the hand `cards` laid (none: draw
-    instead); STEAL the seat `target` robbed and, from a face-up row, the card in
-    `cards` (no card: a random card from that seat's hand)."""
+    """One choice. CHOOSE_SUIT names `suit`; PICK the hand card in `cards` added to
+    the lay being built; LAY the hand `cards` laid, ending the lay (none: draw instead;
+    an ace: lay it and take its suit); STEAL the seat `target` robbed and, from a
+    face-up row, the card in `cards` (no card: a random card from that seat's hand)."""
 
     kind: LifeActionKind
     suit: LifeSuitChoice | None = None
@@ -226,6 +241,8 @@ class LifeAction(Action):
                 assert ace.suit is not None
                 return f"lay {ace.face} and take every {ace.suit.symbol}"
             return f"lay {faces(self.cards)}"
+        if k is LifeActionKind.PICK:
+            return f"pick {self.cards[0].face}"
         if k is LifeActionKind.STEAL:
             if self.cards:
                 return f"steal {self.cards[0].face} from seat {self.target}"
@@ -236,7 +253,6 @@ class LifeAction(Action):
 TURN_CARD = LifeAction(LifeActionKind.TURN_CARD)
 PLAY_JOKER = LifeAction(LifeActionKind.PLAY_JOKER)
 DECLINE = LifeAction(LifeActionKind.DECLINE)
-LAY_NOTHING = LifeAction(LifeActionKind.LAY)
 
 
 @dataclass(frozen=True)
@@ -275,6 +291,7 @@ class LifeObservation:
     target: int
     choose_spades: bool
     decks: int
+    picked: tuple[Card, ...]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -341,6 +358,8 @@ class LifeState(GameState):
         self.turned: Card | None = None
         self.victim: int | None = None
         self.stealers: list[int] = []
+        # The cards picked so far for the lay being built (private to self.turn).
+        self.picked: list[Card] = []
         self.turns = 0
         # The seat whose turn begins next, once the current step is done (turns that
         # need no decision follow each other in a loop, not by recursion).
@@ -381,6 +400,7 @@ class LifeState(GameState):
         self.turned = None
         self.victim = None
         self.stealers = []
+        self.picked = []
         self.turns = 0
         self.pending = None
         self.turn = (dealer + 1) % n
@@ -487,16 +507,15 @@ class LifeState(GameState):
         self.turned = None
         self.victim = None
         self.stealers = []
+        self.picked = []
         if self.turns >= self.turn_cap:
             self._end_hand(f"the cap of {self.turn_cap} turns is reached", events)
             return
         self.turns += 1
         events.append(public("turn", f"seat {seat}'s turn", seat))
-        if any(c.is_joker for c in self.hands[seat]):
-            self.phase = LifePhase.TURN
-            self._legal = {}
-            return
-        self._turn_card(seat, events)
+        # Asked with or without a joker: see the rulings.
+        self.phase = LifePhase.TURN
+        self._legal = {}
 
     def _next_turn(self, events: list[Event]) -> None:
         self.pending = (self.turn + 1) % self.num_seats
@@ -544,20 +563,22 @@ class LifeState(GameState):
                 return
             self._draw(seat, events)
             return
-        matching = [c for c in self.hands[seat] if c.suit is suit]
         if suit is Suit.SPADES:
+            matching = [c for c in self.hands[seat] if c.suit is suit]
             if matching:
                 self._lay(seat, matching, suit, events)
             else:
-                events.append(public("no_spades", f"seat {seat} has no spades to lay", seat))
-                self._draw(seat, events)
+                self._lay_nothing(seat, events)
             return
-        if not matching:
-            events.append(public("nothing", f"seat {seat} has no {suit.name.lower()} to lay", seat))
-            self._draw(seat, events)
-            return
+        # Asked whether or not they hold cards of the suit: see the rulings.
         self.phase = LifePhase.LAY
+        self.picked = []
         self._legal = {}
+
+    def _lay_nothing(self, seat: int, events: list[Event]) -> None:
+        """The same public text whatever the reason, then the draw."""
+        events.append(public("lay_nothing", f"seat {seat} lays nothing", seat))
+        self._draw(seat, events)
 
     def _draw(self, seat: int, events: list[Event]) -> None:
         """The player laid nothing: they pick up a card, and the turn ends."""
@@ -615,39 +636,24 @@ class LifeState(GameState):
     # ------------------------------------------------------------------ laying
 
     def _lay_actions(self, seat: int) -> tuple[LifeAction, ...]:
+        """End the lay with the cards picked so far; pick one more card (once per
+        value); or lay an ace at once."""
         assert self.turned is not None
         suit = self.turned.suit
-        hand = [c for c in self.hands[seat] if c.suit is suit]
-        actions = [LAY_NOTHING]
-        aces = [c for c in hand if c.rank is Rank.ACE]
-        plain = sorted((c for c in hand if c.rank is not Rank.ACE), key=card_value)
-        # Group alike cards (same value) keeping hand order within a group.
-        groups: list[list[Card]] = []
-        for card in plain:
-            if groups and card_value(groups[-1][0]) == card_value(card):
-                groups[-1].append(card)
-            else:
-                groups.append([card])
-        count = 1
-        for g in groups:
-            count *= len(g) + 1
-        subsets: list[tuple[Card, ...]] = []
-        if count <= LAY_CHOICES_MAX:
-            for takes in product(*(range(len(g) + 1) for g in groups)):
-                chosen = tuple(c for g, t in zip(groups, takes) for c in g[:t])
-                if chosen:
-                    subsets.append(chosen)
-            subsets.sort(key=lambda cs: (len(cs), [card_value(c) for c in cs]))
-        else:
-            seen: set[tuple[int, ...]] = set()
-            for m in range(1, len(plain) + 1):
-                for chosen in (tuple(plain[:m]), tuple(plain[-m:])):
-                    key = tuple(card_value(c) for c in chosen)
-                    if key not in seen:
-                        seen.add(key)
-                        subsets.append(chosen)
         kind = LifeActionKind.LAY
-        actions.extend(LifeAction(kind, None, tuple(sorted(cs, key=_hand_key))) for cs in subsets)
+        actions = [LifeAction(kind, None, tuple(sorted(self.picked, key=_hand_key)))]
+        seen: set[tuple[Suit | None, int]] = set()
+        aces: list[Card] = []
+        for card in self.hands[seat]:
+            if card.suit is not suit or card in self.picked:
+                continue
+            if card.rank is Rank.ACE:
+                aces.append(card)
+                continue
+            key = _class(card)
+            if key not in seen:
+                seen.add(key)
+                actions.append(LifeAction(LifeActionKind.PICK, None, (card,)))
         if aces:
             actions.append(LifeAction(kind, None, (aces[0],)))
         return tuple(actions)
@@ -803,7 +809,9 @@ class LifeState(GameState):
                 choices.remove(LifeSuitChoice.SPADES)
             return tuple(LifeAction(LifeActionKind.CHOOSE_SUIT, c) for c in choices)
         if phase is LifePhase.TURN:
-            return (TURN_CARD, PLAY_JOKER)
+            if any(c.is_joker for c in self.hands[seat]):
+                return (TURN_CARD, PLAY_JOKER)
+            return (TURN_CARD,)
         if phase is LifePhase.LAY:
             return self._lay_actions(seat)
         return self._steal_actions(seat)
@@ -844,9 +852,13 @@ class LifeState(GameState):
             else:
                 self._turn_card(seat, events)
         elif phase is LifePhase.LAY:
+            if action.kind is LifeActionKind.PICK:
+                # Private: no event, so no message to anyone (see the rulings).
+                self.picked.append(action.cards[0])
+                return
+            self.picked = []
             if not action.cards:
-                events.append(public("lay_nothing", f"seat {seat} lays nothing", seat))
-                self._draw(seat, events)
+                self._lay_nothing(seat, events)
             else:
                 assert self.turned is not None and self.turned.suit is not None
                 self._lay(seat, action.cards, self.turned.suit, events)
@@ -908,6 +920,7 @@ class LifeState(GameState):
             target=self.target,
             choose_spades=self.choose_spades,
             decks=self.decks,
+            picked=tuple(self.picked) if self.phase is LifePhase.LAY and seat == self.turn else (),
         )
 
     @property
@@ -951,6 +964,7 @@ class LifeState(GameState):
         new.removed = list(self.removed)
         new.known = dict(self.known)
         new.stealers = list(self.stealers)
+        new.picked = list(self.picked)
         new.totals2 = list(self.totals2)
         new.hand_scores = list(self.hand_scores)
         new._opening = list(self._opening)
@@ -980,6 +994,8 @@ class LifeState(GameState):
             new.hands[s] = sorted(kept + pool[pos : pos + size], key=_hand_key)
             pos += size
         new.deck = pool[pos:]
+        # A lay being built by another seat keeps the picks still in that hand.
+        new.picked = [c for c in new.picked if c in new.hands[new.turn]]
         # Cards moved: no other seat's private knowledge of them holds in the copy.
         new.known = {c: w for c, w in new.known.items() if w is None or seat in w}
         new._legal = {s: a for s, a in new._legal.items() if s == seat}
@@ -1019,7 +1035,8 @@ class Life(Game):
         "Before each hand all choose a suit at once: hearts, diamonds or clubs\n"
         "(spades too with choose_spades, at half). Deal 7 each; left of dealer starts.\n"
         "Turn: play a joker from hand, or turn the top card. Heart, diamond, club:\n"
-        "you may lay your cards of that suit face up; spade: lay all your spades.\n"
+        "you may lay any of your cards of that suit face up (picked one at a time,\n"
+        "then laid together); spade: lay all your spades.\n"
         "Laying nothing: draw a card. 10+ points of the suit face up (A K Q J 10)\n"
         "are banked face down; then you may steal a card from anyone (after a\n"
         "spade bank, everyone else may steal one from you). A steal takes a face-up\n"

@@ -4,7 +4,7 @@ The rule text is the first part of thief-four-card-thief-gharat.txt; the rulings
 next to the rule texts settles its gaps and outranks it. A game is as many hands as
 there are players, each dealt from a fresh shuffle of all 108 cards. A turn is a run
 of captures (pairs, discard matches, steals) by the player on turn; a steal opens a
-re-capture exchange in which the victim and the thief decide out of turn.
+re-capture exchange in which the victim decides out of turn.
 
 Rulings
 -------
@@ -62,11 +62,25 @@ Decisions of this engine where both texts are silent:
   turn goes on with the turn and may steal the same set again with another card.
 - The forced discard's replacement draw is the ordinary refill to 3. After the
   forced discard, ending the turn is legal at once, since every capture is a "may".
-- Both sides of a re-capture exchange refill to 3 after each card they add. A
-  side with no usable card is not asked; the exchange ends there. The exchange
-  always completes within the turn, even after the stock ran out.
-- The turn ends by itself as soon as the player on turn has no capture left; the
-  engine never asks a decision whose only choice is END_TURN.
+- Both sides of a re-capture exchange refill to 3 after each card they add. The
+  exchange always completes within the turn, even after the stock ran out.
+- Nothing private leaks through the events, not even through who is asked, or
+  how the events are grouped into messages (the match sends each seat one
+  message per decision): what every other seat receives depends only on public
+  information. Hence:
+  - The side whose turn it is to answer in a re-capture exchange is always
+    asked, whether or not it holds a usable card; without one, DECLINE is its
+    only choice. Declining reads the same either way ("declines to re-capture").
+  - The player on turn is asked after every capture and after the forced
+    discard, even when END_TURN is the only choice left, and every turn ends
+    with the same public "ends the turn". Only a player on turn whose hand is
+    empty (hand sizes are public) is not asked: the turn then ends by itself.
+  - The start of a turn is announced the same way whether or not a capture is
+    open; the player learns it from its observation (`forced_discard`) and its
+    choices, the table from the discard that follows.
+- The player on turn is the seat in turn (`in_turn`); the victim's re-capture
+  decisions are out of turn (the match's `out_of_turn` flag and out-of-turn time
+  limit). The thief's answers in the exchange are made in its own turn.
 - Cards of the same rank are interchangeable in Thief (suits never matter), so
   equivalent choices are offered once per rank, naming the lowest-id card(s); a
   player holding three of a rank is offered one pair of it.
@@ -76,8 +90,8 @@ Decisions of this engine where both texts are silent:
 - A hidden-information resample permutes the other hands and the stock among
   themselves, and gives the copy a freshly seeded chance, so later hands' deals
   are unknown too. In such a copy a decider may lack the captures the real hand
-  had: a turn with nothing to capture then offers END_TURN, a challenger with no
-  usable card only DECLINE, so a decision is never empty.
+  had: a turn with nothing to capture then offers END_TURN (as every real turn
+  does once a capture or the forced discard is made), so a decision is never empty.
 - A discard-match label names the discard top by rank only ("take discard 9 with
   9♣"), since the action carries just the hand card; the event names the exact card.
 """
@@ -345,36 +359,25 @@ class ThiefState(GameState):
         self.dispute = None
         is_open = bool(self._captures(seat, steals=True))
         self.forced_discard = self.must_discard = not is_open
-        text = f"seat {seat}'s turn" + ("" if is_open else ": no capture open, must discard")
-        events.append(public("turn", text, seat))
+        events.append(public("turn", f"seat {seat}'s turn", seat))
 
     def _settle(self, events: list[Event]) -> None:
         """Run everything automatic until a seat must decide or the game is over."""
         self._legal = None
         while not self.over:
-            d = self.dispute
-            if d is not None:
-                options = self._recapture_actions(d.challenger)
-                if options:
-                    self._legal = (*options, DECLINE)
-                    return
-                text = f"seat {d.challenger} cannot re-capture; the set stays with seat {d.holder}"
-                events.append(public("recapture_none", text, d.challenger))
-                self.dispute = None
-                continue
+            if self.dispute is not None:
+                return  # the challenger is always asked, usable card or not
             if self.must_discard and self.hands[self.turn]:
                 return
             self.must_discard = False
-            captures = self._captures(self.turn, steals=not self.forced_discard)
-            if captures:
-                self._legal = (*captures, END_TURN) if self._may_end() else tuple(captures)
-                return
-            events.append(
-                public(
-                    "turn_end", f"seat {self.turn} has no capture left; the turn ends", self.turn
-                )
-            )
-            self._end_turn(events)
+            if self.hands[self.turn]:
+                return  # asked even when END_TURN is the only choice left
+            self._end_turn_public(self.turn, events)
+
+    def _end_turn_public(self, seat: int, events: list[Event]) -> None:
+        """Every turn ends with the same public text, chosen or not."""
+        events.append(public("end_turn", f"seat {seat} ends the turn", seat))
+        self._end_turn(events)
 
     def _may_end(self) -> bool:
         return self.captured_this_turn or self.forced_discard
@@ -467,6 +470,10 @@ class ThiefState(GameState):
             return (self.dispute.challenger,)
         return (self.turn,)
 
+    def in_turn(self) -> int | None:
+        """The player on turn; the victim's re-capture decisions are out of turn."""
+        return None if self.over else self.turn
+
     def legal_actions(self, seat: int) -> tuple[ThiefAction, ...]:
         if seat not in self.deciders():
             return ()
@@ -506,8 +513,7 @@ class ThiefState(GameState):
         elif kind is ThiefActionKind.DISCARD:
             self._discard(seat, action.cards[0], events)
         else:
-            events.append(public("end_turn", f"seat {seat} ends the turn", seat))
-            self._end_turn(events)
+            self._end_turn_public(seat, events)
 
     # ------------------------------------------------------------------ moves
 

@@ -17,10 +17,10 @@ From the rulings file, common to all games:
 From the rulings file, Tjuv / Tattare:
 - 2-6 players; 36 cards (A K Q J 10 9 8 7 6 in each suit, ace high).
 - Deal 3 each; every player at once puts the lowest-ranked card of their hand face
-  up on the table (a simultaneous decision for the players holding tied lowest
-  cards). With 2 players the dealer adds the top deck card. With more than 3, three
-  table cards stay: the highest-ranked are removed (ties broken by the RNG), shuffled
-  and put under the deck. Then one more card is dealt to each player.
+  up on the table (a simultaneous decision of all players, see below). With 2
+  players the dealer adds the top deck card. With more than 3, three table cards
+  stay: the highest-ranked are removed (ties broken by the RNG), shuffled and put
+  under the deck. Then one more card is dealt to each player.
 - Turn: (1) play one card; it captures every table card of its suit ranked below
   it, and must when any exists; a capture also takes every opponent pile whose top
   card is of that suit and lower rank; all of it forms one new pile, the played card
@@ -38,11 +38,13 @@ Decisions of this engine where both texts are silent:
   every position. (The text's rule for the next game's dealer has no use here.)
 - Cards are dealt one at a time clockwise from the dealer's left, three rounds, and
   the fourth card later likewise. Index 0 of the shuffle is the top of the deck.
-- The put-out: a player whose lowest rank is held once puts that card out without
-  being asked. Players holding two or three cards of their lowest rank choose which
-  one, all at once; nothing is turned up until every choice is made, then all the
-  cards turn up together. Who is asked is public (the referee asks them), so a
-  hidden-information resample keeps, for every other seat, whether it had a tie.
+- The put-out is one simultaneous decision of every player: each chooses which of
+  the cards of its lowest rank to put out, so a player whose lowest rank is held
+  once has that card as its only choice. Nothing is turned up until every choice
+  is made, then all the cards turn up together. Asking everyone keeps private who
+  holds tied lowest cards: nothing public (no event, no difference in who is
+  asked or in how the events are grouped) tells two cards of one rank apart from
+  one. A hidden-information resample therefore permutes the other hands freely.
 - With more than 3 players the dealer removes the n-3 highest-ranked table cards;
   where a rank straddles the cut, the RNG picks uniformly which of its cards go.
   The removed cards are shuffled and put under the talon: which cards they are is
@@ -68,6 +70,8 @@ Decisions of this engine where both texts are silent:
   card (step 1) takes the table cards, if any, as one more pile.
 - The score is the number of cards in a seat's piles; equal counts share a place.
 - A draw shows the card to the drawer and announces only the count to all.
+- Nothing private leaks through the events: what every other seat receives depends
+  only on public information.
 - A hidden-information resample permutes the other hands and the talon among
   themselves, keeping what the seat knows about positions: the removed cards lie at
   the bottom of the talon, and a seat that drew from that bottom part holds as many
@@ -218,7 +222,6 @@ class TjuvState(GameState):
         self.piles: list[list[list[Card]]] = [[] for _ in range(num_seats)]
         self.talon: list[Card] = []
         self.talon_bottom: tuple[Card, ...] = ()
-        self.put_out_seats: tuple[int, ...] = ()
         self.last_player: int | None = None
         self.over = False
         self._opening: list[Event] = []
@@ -248,16 +251,6 @@ class TjuvState(GameState):
             dealt = self.hands[seat]
             events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
             events.append(public("deal_count", f"seat {seat} is dealt {HAND_SIZE} cards", seat))
-        self.put_out_seats = tuple(s for s in range(n) if len(self._lowest(s)) > 1)
-        if self.put_out_seats:
-            seats = ", ".join(f"seat {s}" for s in self.put_out_seats)
-            events.append(
-                public(
-                    "put_out_choice", f"{seats} hold tied lowest cards and choose one to put out"
-                )
-            )
-        else:
-            self._put_out({}, events)
         self._opening = events
 
     def _lowest(self, seat: int) -> list[Card]:
@@ -270,11 +263,10 @@ class TjuvState(GameState):
         """Every seat's lowest card turns up at once; then the table is settled to three."""
         n = self.num_seats
         for seat in self._clockwise((self.dealer + 1) % n):
-            card = chosen[seat] if seat in chosen else self._lowest(seat)[0]
+            card = chosen[seat]
             self.hands[seat].remove(card)
             self.table.append(card)
             events.append(public("put_out", f"seat {seat} puts out {card.face}", seat, (card,)))
-        self.put_out_seats = ()
         if n == 2:
             card = self.talon.pop()
             self.table.append(card)
@@ -318,7 +310,7 @@ class TjuvState(GameState):
         if self.over:
             return ()
         if self.phase is TjuvPhase.PUT_OUT:
-            return self.put_out_seats
+            return tuple(range(self.num_seats))  # everyone, tie or not
         return (self.turn,)
 
     def in_turn(self) -> int | None:
@@ -518,11 +510,10 @@ class TjuvState(GameState):
         new = self.clone()
         new.chance = Chance(rng.getrandbits(64))
         others = [s for s in range(self.num_seats) if s != seat]
-        if self.phase is TjuvPhase.PUT_OUT and not self.over:
-            new._resample_before_put_out(others, rng)
-            return new
         bottom_ids = {c.id for c in self.talon_bottom}
-        hidden = [c for s in others for c in self.hands[s]] + self.talon
+        # The talon first, then the hands: an rng that leaves the order alone gives
+        # back the same deal.
+        hidden = self.talon + [c for s in others for c in self.hands[s]]
         from_bottom = [c for c in hidden if c.id in bottom_ids]
         rest = [c for c in hidden if c.id not in bottom_ids]
         rng.shuffle(from_bottom)
@@ -539,35 +530,6 @@ class TjuvState(GameState):
             r += plain
         new.talon = talon
         return new
-
-    def _resample_before_put_out(self, others: list[int], rng: random.Random) -> None:
-        """Deal the other hands anew from the unseen cards, keeping for each seat
-        whether it holds tied lowest cards (public: the referee asks exactly those)."""
-        pool = [c for s in others for c in self.hands[s]] + self.talon
-        for _ in range(100):
-            rng.shuffle(pool)
-            left = list(pool)
-            hands: dict[int, list[Card]] = {}
-            for s in others:
-                tied = s in self.put_out_seats
-                for _ in range(200):
-                    picks = rng.sample(range(len(left)), HAND_SIZE)
-                    hand = [left[i] for i in picks]
-                    low = min(c.rank for c in hand)
-                    if (sum(1 for c in hand if c.rank is low) > 1) == tied:
-                        break
-                else:
-                    break
-                hands[s] = _sorted(hand)
-                for i in sorted(picks, reverse=True):
-                    left.pop(i)
-            else:
-                for s, hand in hands.items():
-                    self.hands[s] = hand
-                self.talon = left
-                return
-        # Practically unreachable: keep the hands, shuffle only the talon.
-        rng.shuffle(self.talon)
 
 
 # --------------------------------------------------------------------------- game

@@ -55,10 +55,15 @@ class _LifePhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LifePhase.V
     LIFE_PHASE_CHOOSE_SUIT: _LifePhase.ValueType  # 1
     """Before the deal: every player chooses a suit at the same time."""
     LIFE_PHASE_TURN: _LifePhase.ValueType  # 2
-    """The player on turn holds a joker: play it, or turn the top card."""
+    """The player on turn starts their turn: turn the top card, or play a joker.
+    Every player is asked, joker or not (without one, only TURN_CARD is legal),
+    so that nobody learns who holds a joker.
+    """
     LIFE_PHASE_LAY: _LifePhase.ValueType  # 3
-    """The player on turn turned a heart, diamond or club (`turned`) and chooses
-    which of their cards of that suit to lay face up.
+    """The player on turn turned a heart, diamond or club (`turned`) and builds
+    the lay one card at a time (PICK), then lays the cards picked (LAY).
+    Every player is asked, holding cards of the suit or not (without any,
+    only "lay nothing and draw" is legal).
     """
     LIFE_PHASE_STEAL: _LifePhase.ValueType  # 4
     """The player on turn banked a heart, diamond or club: they may steal."""
@@ -76,10 +81,15 @@ LIFE_PHASE_UNSPECIFIED: LifePhase.ValueType  # 0
 LIFE_PHASE_CHOOSE_SUIT: LifePhase.ValueType  # 1
 """Before the deal: every player chooses a suit at the same time."""
 LIFE_PHASE_TURN: LifePhase.ValueType  # 2
-"""The player on turn holds a joker: play it, or turn the top card."""
+"""The player on turn starts their turn: turn the top card, or play a joker.
+Every player is asked, joker or not (without one, only TURN_CARD is legal),
+so that nobody learns who holds a joker.
+"""
 LIFE_PHASE_LAY: LifePhase.ValueType  # 3
-"""The player on turn turned a heart, diamond or club (`turned`) and chooses
-which of their cards of that suit to lay face up.
+"""The player on turn turned a heart, diamond or club (`turned`) and builds
+the lay one card at a time (PICK), then lays the cards picked (LAY).
+Every player is asked, holding cards of the suit or not (without any,
+only "lay nothing and draw" is legal).
 """
 LIFE_PHASE_STEAL: LifePhase.ValueType  # 4
 """The player on turn banked a heart, diamond or club: they may steal."""
@@ -107,8 +117,10 @@ class _LifeActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LifeAc
     LIFE_ACTION_KIND_TURN_CARD: _LifeActionKind.ValueType  # 3
     """Turn the top card of the deck."""
     LIFE_ACTION_KIND_LAY: _LifeActionKind.ValueType  # 4
-    """Lay the hand cards in `cards` face up; no cards: lay nothing and draw.
-    Laying an ace takes every card of its suit from every hand and face-up row.
+    """End the lay: lay the cards picked so far (all in `cards`) face up, in one
+    public event; no cards: lay nothing and draw. With an ace in `cards` (its
+    only card): lay it at once, which takes every card of its suit from every
+    hand and face-up row, the cards picked included.
     """
     LIFE_ACTION_KIND_STEAL: _LifeActionKind.ValueType  # 5
     """Steal from seat `target`: the face-up card in `cards`, or with no card a
@@ -116,6 +128,10 @@ class _LifeActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_LifeAc
     """
     LIFE_ACTION_KIND_DECLINE: _LifeActionKind.ValueType  # 6
     """Steal nothing."""
+    LIFE_ACTION_KIND_PICK: _LifeActionKind.ValueType  # 7
+    """Add the hand card in `cards` to the lay being built (private until the
+    LAY that ends it). Offered once per value among the cards not yet picked.
+    """
 
 class LifeActionKind(_LifeActionKind, metaclass=_LifeActionKindEnumTypeWrapper): ...
 
@@ -129,8 +145,10 @@ is reshuffled and 7 dealt to each.
 LIFE_ACTION_KIND_TURN_CARD: LifeActionKind.ValueType  # 3
 """Turn the top card of the deck."""
 LIFE_ACTION_KIND_LAY: LifeActionKind.ValueType  # 4
-"""Lay the hand cards in `cards` face up; no cards: lay nothing and draw.
-Laying an ace takes every card of its suit from every hand and face-up row.
+"""End the lay: lay the cards picked so far (all in `cards`) face up, in one
+public event; no cards: lay nothing and draw. With an ace in `cards` (its
+only card): lay it at once, which takes every card of its suit from every
+hand and face-up row, the cards picked included.
 """
 LIFE_ACTION_KIND_STEAL: LifeActionKind.ValueType  # 5
 """Steal from seat `target`: the face-up card in `cards`, or with no card a
@@ -138,6 +156,10 @@ random card from their hand (drawn by the referee).
 """
 LIFE_ACTION_KIND_DECLINE: LifeActionKind.ValueType  # 6
 """Steal nothing."""
+LIFE_ACTION_KIND_PICK: LifeActionKind.ValueType  # 7
+"""Add the hand card in `cards` to the lay being built (private until the
+LAY that ends it). Offered once per value among the cards not yet picked.
+"""
 Global___LifeActionKind: _TypeAlias = LifeActionKind  # noqa: Y015
 
 @_typing.final
@@ -220,6 +242,7 @@ class LifeObservation(_message.Message):
     TARGET_FIELD_NUMBER: _builtins.int
     CHOOSE_SPADES_FIELD_NUMBER: _builtins.int
     DECKS_FIELD_NUMBER: _builtins.int
+    PICKED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     seats: _builtins.int
     hand_number: _builtins.int
@@ -259,6 +282,12 @@ class LifeObservation(_message.Message):
     def stealers_waiting(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """The players who may steal from the spade banker after the one deciding now."""
 
+    @_builtins.property
+    def picked(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
+        """LAY, in the observation of the player building the lay only: the cards
+        of their hand they have picked so far (still in `hand` until laid).
+        """
+
     def __init__(
         self,
         *,
@@ -281,10 +310,11 @@ class LifeObservation(_message.Message):
         target: _builtins.int = ...,
         choose_spades: _builtins.bool = ...,
         decks: _builtins.int = ...,
+        picked: _abc.Iterable[_cards_pb2.Card] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_turned", b"_turned", "_victim", b"_victim", "turned", b"turned", "victim", b"victim"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turned", b"_turned", "_victim", b"_victim", "choose_spades", b"choose_spades", "dealer", b"dealer", "deck_size", b"deck_size", "decks", b"decks", "discard_pile", b"discard_pile", "hand", b"hand", "hand_number", b"hand_number", "jokers_removed", b"jokers_removed", "phase", b"phase", "players", b"players", "seat", b"seat", "seats", b"seats", "stealers_waiting", b"stealers_waiting", "target", b"target", "turn", b"turn", "turn_cap", b"turn_cap", "turned", b"turned", "turns_this_hand", b"turns_this_hand", "victim", b"victim"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turned", b"_turned", "_victim", b"_victim", "choose_spades", b"choose_spades", "dealer", b"dealer", "deck_size", b"deck_size", "decks", b"decks", "discard_pile", b"discard_pile", "hand", b"hand", "hand_number", b"hand_number", "jokers_removed", b"jokers_removed", "phase", b"phase", "picked", b"picked", "players", b"players", "seat", b"seat", "seats", b"seats", "stealers_waiting", b"stealers_waiting", "target", b"target", "turn", b"turn", "turn_cap", b"turn_cap", "turned", b"turned", "turns_this_hand", b"turns_this_hand", "victim", b"victim"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__turned: _TypeAlias = _typing.Literal["turned"]  # noqa: Y015
     _WhichOneofArgType__turned: _TypeAlias = _typing.Literal["_turned", b"_turned"]  # noqa: Y015
@@ -312,7 +342,9 @@ class LifeAction(_message.Message):
     """STEAL: the seat robbed."""
     @_builtins.property
     def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
-        """LAY: the cards laid; STEAL: the face-up card taken, or none."""
+        """LAY: the cards laid; PICK: the card picked; STEAL: the face-up card
+        taken, or none.
+        """
 
     def __init__(
         self,

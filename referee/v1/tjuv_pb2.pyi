@@ -28,9 +28,9 @@ class _TjuvPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TjuvPhase.V
     DESCRIPTOR: _descriptor.EnumDescriptor
     TJUV_PHASE_UNSPECIFIED: _TjuvPhase.ValueType  # 0
     TJUV_PHASE_PUT_OUT: _TjuvPhase.ValueType  # 1
-    """The deal: players holding tied lowest cards choose which one to put out,
-    all at once (a simultaneous decision; nobody's choice is shown before all
-    have chosen).
+    """The deal: every player puts out their lowest card, all at once (a
+    simultaneous decision asked of every seat, so nobody learns who holds
+    tied lowest cards; a seat without a tie has one choice).
     """
     TJUV_PHASE_PLAY: _TjuvPhase.ValueType  # 2
     """Step 1 of a turn: play a card (it captures whatever it can)."""
@@ -44,9 +44,9 @@ class TjuvPhase(_TjuvPhase, metaclass=_TjuvPhaseEnumTypeWrapper):
 
 TJUV_PHASE_UNSPECIFIED: TjuvPhase.ValueType  # 0
 TJUV_PHASE_PUT_OUT: TjuvPhase.ValueType  # 1
-"""The deal: players holding tied lowest cards choose which one to put out,
-all at once (a simultaneous decision; nobody's choice is shown before all
-have chosen).
+"""The deal: every player puts out their lowest card, all at once (a
+simultaneous decision asked of every seat, so nobody learns who holds
+tied lowest cards; a seat without a tie has one choice).
 """
 TJUV_PHASE_PLAY: TjuvPhase.ValueType  # 2
 """Step 1 of a turn: play a card (it captures whatever it can)."""
@@ -64,7 +64,9 @@ class _TjuvActionKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TjuvAc
     DESCRIPTOR: _descriptor.EnumDescriptor
     TJUV_ACTION_KIND_UNSPECIFIED: _TjuvActionKind.ValueType  # 0
     TJUV_ACTION_KIND_PUT_OUT: _TjuvActionKind.ValueType  # 1
-    """Put `card` (one of tied lowest cards) face up on the table at the deal."""
+    """Put `card` (its lowest card, or one of its tied lowest cards) face up on
+    the table at the deal.
+    """
     TJUV_ACTION_KIND_PLAY: _TjuvActionKind.ValueType  # 2
     """Play `card`: it captures every lower table card of its suit (and the
     opponents' piles topped by a lower card of that suit), else stays there.
@@ -76,7 +78,9 @@ class TjuvActionKind(_TjuvActionKind, metaclass=_TjuvActionKindEnumTypeWrapper):
 
 TJUV_ACTION_KIND_UNSPECIFIED: TjuvActionKind.ValueType  # 0
 TJUV_ACTION_KIND_PUT_OUT: TjuvActionKind.ValueType  # 1
-"""Put `card` (one of tied lowest cards) face up on the table at the deal."""
+"""Put `card` (its lowest card, or one of its tied lowest cards) face up on
+the table at the deal.
+"""
 TJUV_ACTION_KIND_PLAY: TjuvActionKind.ValueType  # 2
 """Play `card`: it captures every lower table card of its suit (and the
 opponents' piles topped by a lower card of that suit), else stays there.

@@ -13,11 +13,15 @@ choice is a pure function of the observation.
   sends every face-up card back into the deck. Banked (face-down) cards are
   safe. So the bot counts a face-up card at RISK_KEEP of its value and a banked
   card fully; laying enough to bank also earns a steal.
-- Laying: the bot lays the cards of the turned suit that score for it, and
-  prefers reaching the 10-point bank. An ace laid takes the whole suit from
-  every hand and row: the bot counts its gain and what the owners of face-up
-  cards lose. Laying its last card ends the hand: good when the bot leads this
-  hand's scores, bad when it trails.
+- Laying: the referee asks for a lay one card at a time (PICK a card, then LAY
+  the cards picked; the observation lists the picks so far). At each step the
+  bot scores every lay it can still reach (the picks plus any of its other
+  cards of the suit) and either picks a card of the best one or, once the
+  picks are the best lay, lays them. It lays the cards of the turned suit that
+  score for it, and prefers reaching the 10-point bank. An ace laid takes the
+  whole suit from every hand and row: the bot counts its gain and what the
+  owners of face-up cards lose. Laying its last card ends the hand: good when
+  the bot leads this hand's scores, bad when it trails.
 - Steals: a face-up card is worth what its owner loses plus what the card is
   worth in the bot's hand (a spade in hand is a liability: the next turned spade
   forces it down). A random hand card is a small gain, safer after a spade bank
@@ -32,6 +36,7 @@ choice is a pure function of the observation.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -70,6 +75,8 @@ NON_LEADER_WEIGHT = 0.6
 END_WEIGHT = 0.8
 # Keeping the joker for later is worth this much.
 HOLD_JOKER = 8.0
+# The most lays the bot scores at one step; beyond, the lowest and highest few.
+LAY_CANDIDATES_MAX = 4096
 
 
 def value(card: Card) -> int:
@@ -200,6 +207,65 @@ def score_lay(view: View, cards: Sequence[Card]) -> float:
     return score
 
 
+def reachable_lays(view: View) -> list[list[Card]]:
+    """Every lay still reachable without an ace: the picks so far plus any choice
+    of the bot's other cards of the suit, by value (10 J Q K alike), the picks
+    alone first. A long suit: the picks plus the lowest or highest m others."""
+    obs = view.obs
+    picked = list(obs.picked)
+    taken = {c.id for c in picked}
+    free = [
+        c
+        for c in obs.hand
+        if c.suit == obs.turned.suit and c.id not in taken and c.rank not in (ACE, JOKER)
+    ]
+    free.sort(key=value)
+    groups: list[list[Card]] = []
+    for c in free:
+        if groups and value(groups[-1][0]) == value(c):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    count = math.prod(len(g) + 1 for g in groups)
+    if count <= LAY_CANDIDATES_MAX:
+        return [
+            picked + [c for g, t in zip(groups, takes) for c in g[:t]]
+            for takes in itertools.product(*(range(len(g) + 1) for g in groups))
+        ]
+    lays = [picked]
+    for m in range(1, len(free) + 1):
+        lays += [picked + free[:m], picked + free[-m:]]
+    return lays
+
+
+def choose_lay(view: View, actions: Sequence[pb.Action]) -> int:
+    """The best reachable lay: lay the picks if they are it, else pick its next card
+    (or lay an ace at once if that is best)."""
+    best_lay: list[Card] = []
+    best_score = -math.inf
+    for lay in reachable_lays(view):
+        score = score_lay(view, lay)
+        if score > best_score + 1e-9:
+            best_lay, best_score = lay, score
+    done = 0
+    for index, action in enumerate(actions):
+        move = action.life
+        if move.kind == Kind.LIFE_ACTION_KIND_LAY and any(c.rank == ACE for c in move.cards):
+            if score_lay(view, list(move.cards)) > best_score + 1e-9:
+                return index
+        elif move.kind == Kind.LIFE_ACTION_KIND_LAY:
+            done = index
+    picked = {c.id for c in view.obs.picked}
+    wanted = sorted(value(c) for c in best_lay if c.id not in picked)
+    if not wanted:
+        return done
+    for index, action in enumerate(actions):
+        move = action.life
+        if move.kind == Kind.LIFE_ACTION_KIND_PICK and value(move.cards[0]) == wanted[0]:
+            return index
+    return done
+
+
 def score_steal(view: View, action: life_pb2.LifeAction, safe: bool) -> float:
     if action.kind != Kind.LIFE_ACTION_KIND_STEAL:
         return 0.0
@@ -252,14 +318,12 @@ def choose_action(observation: pb.Observation, actions: Sequence[pb.Action]) -> 
         play = score_joker(view) > 0
         wanted = Kind.LIFE_ACTION_KIND_PLAY_JOKER if play else Kind.LIFE_ACTION_KIND_TURN_CARD
         return next((i for i, a in enumerate(actions) if a.life.kind == wanted), 0)
+    if phase == Phase.LIFE_PHASE_LAY:
+        return choose_lay(view, actions)
     safe = phase == Phase.LIFE_PHASE_SPADE_STEAL
     best_index, best_score = 0, -math.inf
     for index, action in enumerate(actions):
-        move = action.life
-        if move.kind == Kind.LIFE_ACTION_KIND_LAY:
-            score = score_lay(view, list(move.cards))
-        else:
-            score = score_steal(view, move, safe)
+        score = score_steal(view, action.life, safe)
         if score > best_score + 1e-9:
             best_index, best_score = index, score
     return best_index

@@ -23,9 +23,10 @@ exposes (a pile topped by a low card is stolen by any higher card of its suit),
 on what it leaves on the table as bait, and on who will be last to play; the
 playouts weigh all of that at once, where a one-move rule sees only the capture.
 
-At the deal (putting out one of tied lowest cards, a simultaneous choice) there is
-nothing to play out yet: the bot puts out the card of the suit in which it keeps
-the highest other card, so that it may capture its own card back.
+At the deal (every player puts out a card of its lowest rank, a simultaneous
+choice; without a tie the only choice) there is nothing to play out yet: of tied
+lowest cards the bot puts out the one of the suit in which it keeps the highest
+other card, so that it may capture its own card back.
 
 The random numbers come from a seed made of the observation, so the choice is a
 pure function of what the bot is shown: the same observation, the same card.

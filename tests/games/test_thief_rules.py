@@ -8,6 +8,7 @@ follow in id order (2♣ 3♣ ...), so every test names the stock cards it draws
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import fields
@@ -28,6 +29,9 @@ from referee.games.thief import (
     ThiefState,
     card_points,
 )
+from referee.match import Match, TimeControl
+from referee.seats import Fault, Reply
+from referee.v1 import referee_pb2 as pb
 from referee.v1 import thief_pb2
 
 DECK = make_deck(2, 4)
@@ -255,7 +259,9 @@ def test_three_of_a_rank_offer_one_pair_of_the_lowest_ids() -> None:
 def test_discard_match_takes_the_top_and_the_next_card_becomes_the_top() -> None:
     state = game(["3c 5d 8h", "3h 9c Qd"], "9d", "Ks 4s 6s")
     assert labels(state) == ["discard 3♣", "discard 5♦", "discard 8♥"]
-    play(state, "discard 3♣")  # draws K♠; nothing to take: the turn ends by itself
+    play(state, "discard 3♣")  # draws K♠; nothing to take, yet seat 0 is asked
+    assert labels(state) == ["end turn"]
+    play(state, "end turn")
     assert decider(state) == 1
     assert faces(obs(state).discard_pile) == "9♦ 3♣"
     assert labels(state) == ["take discard 3 with 3♥"]
@@ -267,6 +273,7 @@ def test_discard_match_takes_the_top_and_the_next_card_becomes_the_top() -> None
     assert pile(state, 1) == ["3♣ 3♥", "9♦ 9♣"]
     assert obs(state).discard_pile == ()
     assert hand(state, 1) == "4♠ 6♠ Q♦"
+    play(state, "end turn")
     assert decider(state) == 0
 
 
@@ -279,25 +286,35 @@ def test_a_wild_cannot_take_the_discard() -> None:
 # --------------------------------------------------------------------------- steals
 
 
-def test_steal_with_a_natural_card_and_no_recapture_when_victim_cannot() -> None:
+def test_steal_with_a_natural_card_and_a_victim_who_cannot_recapture_is_asked() -> None:
     state = game(["7s 7h 4c", "7d 8c 10h"], "Kc", "5d 6d 9s")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     assert labels(state) == ["steal from seat 0 with 7♦"]
     events = play(state, "steal from seat 0 with 7♦")
     assert "seat 1 steals 7♥ 7♠ from seat 0 with 7♦" in texts(events)
     assert pile(state, 1) == ["7♥ 7♠ 7♦"] and pile(state, 0) == []
-    assert any(e.kind == "recapture_none" for e in events)
     assert hand(state, 1) == "8♣ 9♠ 10♥"
+    # Seat 0 holds 4♣ 5♦ 6♦, nothing to re-capture with, and is asked all the same.
+    assert obs(state).dispute is not None
+    assert state.deciders() == (0,) and labels(state) == ["decline"]
+    events = play(state, "decline")
+    assert texts(events) == ["seat 0 declines to re-capture; the set stays with seat 1"]
     assert obs(state).dispute is None
+    assert labels(state) == ["end turn"]
+    play(state, "end turn")
     assert decider(state) == 0
 
 
 def test_steal_with_a_wild_and_a_wild_top_card_needs_a_wild() -> None:
     state = game(["7s 7h 4c", "Jo 8c 10h", "7d 2c Qh"], "Kc", "5d 6d 9s")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     assert labels(state) == ["steal from seat 0 with Jo"]
     play(state, "steal from seat 0 with Jo")
     assert pile(state, 1) == ["7♥ 7♠ Jo"]
+    play(state, "decline")  # seat 0
+    play(state, "end turn")  # seat 1
     assert decider(state) == 2
     # The top card is the joker: the natural 7♦ does not match it, the 2♣ is wild.
     assert labels(state) == ["steal from seat 1 with 2♣"]
@@ -311,8 +328,10 @@ def test_steal_takes_only_the_top_set() -> None:
     assert labels(state) == ["pair 9♣ 9♦", "end turn"]
     play(state, "pair 9♣ 9♦")
     assert pile(state, 0) == ["7♥ 7♠", "9♣ 9♦"]
+    play(state, "end turn")
     assert labels(state) == ["steal from seat 0 with 9♥"]
     play(state, "steal from seat 0 with 9♥")
+    play(state, "decline")  # seat 0 holds K♦ 4♥ 5♥
     assert pile(state, 0) == ["7♥ 7♠"]
     assert pile(state, 1) == ["9♣ 9♦ 9♥"]
     # The 7s are now on top of seat 0's pile, so the 7♦ may steal them too.
@@ -322,7 +341,9 @@ def test_steal_takes_only_the_top_set() -> None:
 def test_steal_offers_each_target_and_each_usable_rank() -> None:
     state = game(["7s 7h 4c", "8s 8h 5c", "7d 8d Jo"], "Kc", "3d 6d 3h 6h")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     play(state, "pair 8♥ 8♠")
+    play(state, "end turn")
     assert labels(state) == [
         "steal from seat 0 with 7♦",
         "steal from seat 0 with Jo",
@@ -338,6 +359,7 @@ def test_recapture_chain_victim_thief_victim() -> None:
     state = game(["7s 7h 4c", "7d Jo 10h"], "Kc", "2c 5d 8c 7c 9h 3d")
     play(state, "pair 7♥ 7♠")  # seat 0 draws 2♣ 5♦
     assert hand(state, 0) == "2♣ 4♣ 5♦"
+    play(state, "end turn")
     assert labels(state) == ["steal from seat 0 with 7♦", "steal from seat 0 with Jo"]
     play(state, "steal from seat 0 with 7♦")  # seat 1 draws 8♣
     assert state.deciders() == (0,)
@@ -357,14 +379,21 @@ def test_recapture_chain_victim_thief_victim() -> None:
     assert pile(state, 0) == ["7♥ 7♠ 7♦ 2♣ Jo 7♣"] and pile(state, 1) == []
     assert obs(state).pile_values == (5 + 5 + 5 + 25 + 50 + 5, 0)
     assert hand(state, 0) == "3♦ 4♣ 5♦" and hand(state, 1) == "8♣ 9♥ 10♥"
-    # Seat 1 cannot answer: the exchange ends, and so does its turn (nothing to take).
+    # Seat 1 cannot answer, is asked all the same and declines; its turn goes on
+    # with nothing to take but END_TURN.
+    assert state.deciders() == (1,) and labels(state) == ["decline"]
+    events = play(state, "decline")
+    assert texts(events) == ["seat 1 declines to re-capture; the set stays with seat 0"]
     assert obs(state).dispute is None
+    assert labels(state) == ["end turn"]
+    play(state, "end turn")
     assert decider(state) == 0
 
 
 def test_decline_ends_the_exchange_and_the_thief_turn_goes_on() -> None:
     state = game(["7s 7h 4c", "7d Jo 10h"], "8d", "2c 5d 8c")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     play(state, "steal from seat 0 with 7♦")  # seat 1 draws 8♣
     events = play(state, "decline")
     assert "seat 0 declines to re-capture; the set stays with seat 1" in texts(events)
@@ -377,6 +406,7 @@ def test_decline_ends_the_exchange_and_the_thief_turn_goes_on() -> None:
 def test_thief_may_decline_and_then_steal_the_set_again() -> None:
     state = game(["7s 7h 4c", "7d Jo 10h"], "Kc", "2c 5d 8c 9s")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     play(state, "steal from seat 0 with 7♦")  # seat 1 draws 8♣
     play(state, "re-capture with 2♣")  # seat 0 draws 9♠
     assert state.deciders() == (1,)
@@ -389,6 +419,7 @@ def test_thief_may_decline_and_then_steal_the_set_again() -> None:
 def test_recapture_needs_the_set_rank_not_the_top_card() -> None:
     state = game(["7s 7h 4c", "Jo 8h 10h"], "Kc", "7c 5d 9d")
     play(state, "pair 7♥ 7♠")  # seat 0 draws 7♣ 5♦
+    play(state, "end turn")
     play(state, "steal from seat 0 with Jo")
     # The top card is now the joker, but the set's rank is 7: the 7♣ may take it back.
     assert obs(state).dispute == ThiefDispute(ThiefSet(tuple(cards("7h 7s Jo"))), Rank.SEVEN, 1, 0)
@@ -411,12 +442,17 @@ def test_must_capture_once_then_may_end_the_turn() -> None:
     assert faces(obs(state).discard_pile) == "9♦"
 
 
-def test_turn_ends_by_itself_when_no_capture_is_left() -> None:
+def test_with_no_capture_left_the_player_is_asked_and_ends_the_turn() -> None:
     state = game(["7s 7h 4c", "3c 5d 9h"], "Kc", "8s 6s")
     events = play(state, "pair 7♥ 7♠")
-    assert "seat 0 has no capture left; the turn ends" in texts(events)
-    assert "seat 1's turn: no capture open, must discard" in texts(events)
-    assert decider(state) == 1
+    assert texts(events) == ["seat 0 pairs 7♥ 7♠", "seat 0 draws 2 cards"]
+    assert decider(state) == 0 and labels(state) == ["end turn"]
+    events = play(state, "end turn")
+    # One public text for every end of turn; the next turn's start does not tell
+    # that seat 1 has no capture open (its observation and choices do).
+    assert texts(events) == ["seat 0 ends the turn", "seat 1's turn"]
+    assert decider(state) == 1 and obs(state, 1).forced_discard
+    assert all(label.startswith("discard") for label in labels(state))
 
 
 def test_forced_discard_then_take_the_card_just_discarded() -> None:
@@ -428,17 +464,21 @@ def test_forced_discard_then_take_the_card_just_discarded() -> None:
     assert labels(state) == ["take discard 5 with 5♥", "end turn"]
     play(state, "take discard 5 with 5♥")
     assert pile(state, 0) == ["5♦ 5♥"]
+    play(state, "end turn")
     assert decider(state) == 1
 
 
 def test_forced_discard_turn_never_steals() -> None:
     state = game(["7s 7h 4c", "3c 5d 9h"], "Kc", "8s 6s 5h Jo Qs")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     assert obs(state).forced_discard
     play(state, "discard 3♣")  # draws 5♥: a pair, but no steal is offered
     assert labels(state) == ["pair 5♦ 5♥", "end turn"]
     play(state, "pair 5♦ 5♥")  # draws Jo and Q♠: the joker could steal, but not now
     assert hand(state, 1) == "9♥ Q♠ Jo"
+    assert labels(state) == ["end turn"]
+    play(state, "end turn")
     assert decider(state) == 0
     assert pile(state, 0) == ["7♥ 7♠"]
 
@@ -453,7 +493,9 @@ def test_hand_ends_after_the_turn_in_which_the_stock_ran_out() -> None:
     assert "the stock is empty: the hand ends with this turn" in texts(events)
     assert obs(state).hand_number == 1 and decider(state) == 0
     assert labels(state) == ["take discard 9 with 9♣", "end turn"]
-    events = play(state, "take discard 9 with 9♣")  # no refill: hand is K♣ alone
+    play(state, "take discard 9 with 9♣")  # no refill: hand is K♣ alone
+    assert labels(state) == ["end turn"]
+    events = play(state, "end turn")
     assert "hand 1 ends: seat 0 20 (total 20), seat 1 0 (total 0)" in texts(events)
     view = obs(state)
     assert (view.hand_number, view.dealer, view.turn, view.totals) == (2, 0, 1, (20, 0))
@@ -463,11 +505,14 @@ def test_hand_ends_after_the_turn_in_which_the_stock_ran_out() -> None:
 def test_exchange_completes_after_the_stock_ran_out() -> None:
     state = game(["7s 7h 2c", "7d Jo 10h"], "Kc", "5d 6d 8c")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     shorten_stock(state, 1)
     play(state, "steal from seat 0 with 7♦")  # seat 1 draws 8♣, the last card
     play(state, "re-capture with 2♣")  # no refill
     assert obs(state).hand_sizes == (2, 3)
-    events = play(state, "re-capture with Jo")
+    play(state, "re-capture with Jo")
+    play(state, "decline")  # seat 0 holds 5♦ 6♦
+    events = play(state, "end turn")  # seat 1 holds 8♣ 10♥
     assert "hand 1 ends: seat 0 0 (total 0), seat 1 90 (total 90)" in texts(events)
 
 
@@ -494,7 +539,8 @@ def test_hand_scores_count_capture_piles_only() -> None:
     shorten_stock(state, 1)
     play(state, "pair 3♣ 3♦")  # draws 5♥, the last card
     assert obs(state).pile_values == (50 + 50 + 25 + 25 + 15 + 15 + 5 + 5, 0)
-    events = play(state, "take discard K with K♦")
+    play(state, "take discard K with K♦")
+    events = play(state, "end turn")
     assert "hand 1 ends: seat 0 210 (total 210), seat 1 0 (total 0)" in texts(events)
 
 
@@ -524,11 +570,13 @@ def test_totals_accumulate_and_equal_totals_share_a_place() -> None:
     shorten_stock(state, 1)
     play(state, "pair 7♥ 7♠")
     play(state, "take discard 9 with 9♣")
+    play(state, "end turn")
     assert obs(state).hand_number == 2 and decider(state) == 1
     assert hand(state, 1) == "8♥ 8♠ 9♣"
     shorten_stock(state, 1)
     play(state, "pair 8♥ 8♠")
     play(state, "take discard 9 with 9♣")
+    play(state, "end turn")
     assert state.is_over
     result = state.result()
     assert result.scores == (20, 20)
@@ -574,6 +622,7 @@ def test_observation_hides_other_hands_and_the_stock() -> None:
 def test_resample_hidden_keeps_the_observation_and_permutes_the_rest() -> None:
     state = game(["7s 7h 4c", "7d Jo 10h", "3c 4d 6h"], "Kc", "2c 5d 8c")
     play(state, "pair 7♥ 7♠")
+    play(state, "end turn")
     rng = random.Random(3)
     copies = [state.resample_hidden(1, rng) for _ in range(5)]
     for other in copies:
@@ -590,6 +639,105 @@ def test_resample_hidden_keeps_the_observation_and_permutes_the_rest() -> None:
     while not other.is_over:
         seat = decider(other)
         other.apply({seat: rng.choice(other.legal_actions(seat))})
+
+
+def public_stream(
+    state: GameState, script: Sequence[str]
+) -> list[tuple[tuple[int, ...], list[str]]]:
+    """Per decision: who is asked, then the public texts it produces, playing `script`
+    (each entry a label, "*" for the decider's first legal action, or "?label" for a
+    label to play only if it is the decider's only choice)."""
+    stream: list[tuple[tuple[int, ...], list[str]]] = []
+    for label in script:
+        asked = state.deciders()
+        if label.startswith("?"):
+            if labels(state) != [label[1:]]:
+                continue
+            label = label[1:]
+        events = play(state, labels(state)[0] if label == "*" else label)
+        stream.append((asked, texts(events)))
+    return stream
+
+
+def test_who_is_asked_to_recapture_does_not_tell_what_the_victim_holds() -> None:
+    # Seat 0 is robbed holding a wild (2♣), or holding nothing of use (3♣).
+    script = ["pair 7♥ 7♠", "?end turn", "steal from seat 0 with 7♦", "decline", "?end turn"]
+    can = public_stream(game(["7s 7h 4c", "7d 9c 10h"], "Kc", "2c 5d 8c 9s Qs"), script)
+    cannot = public_stream(game(["7s 7h 4c", "7d 9c 10h"], "Kc", "3c 5d 8c 9s Qs"), script)
+    assert can == cannot
+    assert can[3] == ((0,), ["seat 0 declines to re-capture; the set stays with seat 1"])
+
+
+def test_how_a_turn_ends_does_not_tell_whether_a_capture_was_left() -> None:
+    # After its pair, seat 0 holds a pair of 8s (and ends the turn anyway), or nothing.
+    could = public_stream(
+        game(["7s 7h 9c", "3c 5d 9h"], "Kc", "8s 8h 6s"), ["pair 7♥ 7♠", "end turn"]
+    )
+    could_not = public_stream(
+        game(["7s 7h 9c", "3c 5d 9h"], "Kc", "8s 4h 6s"), ["pair 7♥ 7♠", "?end turn"]
+    )
+    assert could == could_not
+    assert could[1] == ((0,), ["seat 0 ends the turn", "seat 1's turn"])
+
+
+def test_turn_start_does_not_tell_whether_a_capture_is_open() -> None:
+    # Seat 1 has a capture open (9♣ takes the discard 9♦), or none and must discard.
+    open_ = game(["7s 7h 4c", "3c 9c Qh"], "9d", "8s 6s")
+    shut = game(["7s 7h 4c", "3c 10c Qh"], "9d", "8s 6s")
+    ends = [public_stream(s, ["pair 7♥ 7♠", "?end turn"]) for s in (open_, shut)]
+    assert ends[0] == ends[1]
+    assert ends[0][-1] == ((0,), ["seat 0 ends the turn", "seat 1's turn"])
+    assert not obs(open_, 1).forced_discard and obs(shut, 1).forced_discard
+
+
+class ScriptSeat:
+    """An in-process seat (a SeatClient) that records its requests and answers by
+    label from a script, else with the first legal action; a re-capture takes
+    `slow` seconds on the match's clock."""
+
+    def __init__(self, script: Sequence[str], slow: float = 0.0) -> None:
+        self.script = list(script)
+        self.slow = slow
+        self.requests: list[pb.DecisionRequest] = []
+
+    name = "script"
+    alive = True
+
+    def send(self, message: pb.PlayResponse) -> None:
+        pass
+
+    async def decide(self, request: pb.DecisionRequest, timeout: float) -> Reply:
+        self.requests.append(request)
+        names = [a.label for a in request.legal_actions]
+        wanted = self.script[0] if self.script else None
+        index = names.index(wanted) if wanted in names else 0
+        if wanted in names:
+            self.script.pop(0)
+        return Reply(index, None, self.slow if names[index].startswith("re-capture") else 0.0)
+
+    def take_faults(self) -> list[Fault]:
+        return []
+
+
+def test_a_recapture_decision_is_out_of_turn_for_the_match() -> None:
+    state = game(["7s 7h 4c", "7d Jo 10h"], "Kc", "2c 5d 8c 9s")
+    assert state.in_turn() == 0
+    seat0 = ScriptSeat(["pair 7♥ 7♠", "end turn", "re-capture with 2♣"], slow=3.0)
+    seat1 = ScriptSeat(["steal from seat 0 with 7♦", "decline"])
+    control = TimeControl(move_seconds=1.0, bank_seconds=0.5, out_of_turn_seconds=5.0)
+    match = Match(RULESET, [seat0, seat1], seed=0, time_control=control)
+    match.state = state
+    asyncio.run(match.run())
+    first, second, recapture = seat0.requests[:3]
+    assert [first.out_of_turn, second.out_of_turn] == [False, False]
+    assert first.deadline_ms == 1500  # 1 s + the bank
+    assert recapture.out_of_turn and recapture.deadline_ms == 5500  # 5 s + the bank
+    # The thief's answer in the exchange is made in its own turn.
+    steal, decline = seat1.requests[:2]
+    assert not steal.out_of_turn and not decline.out_of_turn
+    # 3 s for the re-capture is within its 5 s: the bank is untouched.
+    assert match.records[0].bank_left == 0.5
+    assert match.records[0].faults == []
 
 
 def test_clone_is_independent() -> None:
@@ -610,7 +758,7 @@ def test_random_playouts_finish_and_conserve_cards(seats: int) -> None:
         while not state.is_over:
             seat = decider(state)
             actions = state.legal_actions(seat)
-            assert actions and [a.label for a in actions] != ["end turn"]
+            assert actions
             state.apply({seat: rng.choice(actions)})
             assert len({c.id for c in state.all_cards()}) == 108
         result = state.result()

@@ -59,10 +59,27 @@ def deal(
     rules: str = "1922",
     later: Sequence[list[Card]] = (),
     seed: int = 0,
+    put_out: bool = True,
 ) -> TjuvState:
+    """The dealt game; with `put_out`, and no seat holding tied lowest cards, also
+    the put-out (every seat's only choice), whose events `dealt_events` returns."""
     ruleset = parse_ruleset("tjuv" if rules == "1922" else f"tjuv?rules={rules}")
     order = deal_order(hands, fourth, talon, turn_up)
-    return cast(TjuvState, ruleset.new_state(len(hands), seed=seed, orders=[order, *later]))
+    state = cast(TjuvState, ruleset.new_state(len(hands), seed=seed, orders=[order, *later]))
+    events = state.opening_events()
+    only = {s: state.legal_actions(s) for s in state.deciders()}
+    if put_out and all(len(a) == 1 for a in only.values()):
+        events += state.apply({s: a[0] for s, a in only.items()})
+    DEALT[id(state)] = (state, events)
+    return state
+
+
+DEALT: dict[int, tuple[TjuvState, list[Event]]] = {}
+
+
+def dealt_events(state: TjuvState) -> list[Event]:
+    """The opening events and, if `deal` made it, the put-out's."""
+    return DEALT[id(state)][1]
 
 
 def arrange(
@@ -205,7 +222,7 @@ def test_seat_counts() -> None:
 
 def test_deal_three_each_put_out_lowest_then_one_more_each() -> None:
     state = deal(["6c Kd As", "7d 9h Qs", "8h Jc 10d"], "9c 9d 10h", talon="Ah 6s")
-    opening = state.opening_events()
+    opening = dealt_events(state)
     dealt = [(e.audience, faces(e.cards)) for e in opening if e.kind == "deal"]
     assert dealt == [
         (frozenset({0}), "6♣ K♦ A♠"),
@@ -236,35 +253,52 @@ def test_deal_three_each_put_out_lowest_then_one_more_each() -> None:
     assert all(not e.cards for e in opening if e.is_public and e.kind == "deal_more_count")
 
 
-def test_tied_lowest_cards_are_a_simultaneous_choice() -> None:
+def test_the_put_out_is_a_simultaneous_choice_of_every_seat() -> None:
     state = deal(["7c 7d As", "6h 6s 9h", "8h Jc 10d"], "9c 9d 10h")
-    assert state.deciders() == (0, 1)
+    assert state.deciders() == (0, 1, 2)
     assert state.in_turn() is None
     assert obs(state).phase is TjuvPhase.PUT_OUT and obs(state).turn is None
     assert labels(state, 0) == ["put out 7♣", "put out 7♦"]
     assert labels(state, 1) == ["put out 6♥", "put out 6♠"]
-    assert labels(state, 2) == []
+    assert labels(state, 2) == ["put out 8♥"]  # no tie: its only choice
     # Nothing is on the table before everyone has chosen, not even seat 2's 8♥.
     assert all(obs(state, s).table == () for s in range(3))
     assert hand(state, 2) == "J♣ 10♦ 8♥"
     with pytest.raises(IllegalAction):
-        state.apply({0: action(state, 0, "put out 7♦")})
-    events = state.apply({0: action(state, 0, "put out 7♦"), 1: action(state, 1, "put out 6♥")})
+        state.apply({0: action(state, 0, "put out 7♦"), 1: action(state, 1, "put out 6♥")})
+    events = state.apply(
+        {
+            0: action(state, 0, "put out 7♦"),
+            1: action(state, 1, "put out 6♥"),
+            2: action(state, 2, "put out 8♥"),
+        }
+    )
     assert texts(events)[:3] == ["seat 0 puts out 7♦", "seat 1 puts out 6♥", "seat 2 puts out 8♥"]
     assert table(state) == "7♦ 6♥ 8♥"
     assert hand(state, 0) == "7♣ 9♣ A♠" and hand(state, 1) == "9♦ 9♥ 6♠"
     assert decider(state) == 0 and obs(state).phase is TjuvPhase.PLAY
 
 
-def test_no_tie_means_no_decision_at_the_deal() -> None:
-    state = deal(["6c Kd As", "7d 9h Qs"], "9c 9d", turn_up="Ah")
-    assert state.deciders() == (0,)
-    assert obs(state).phase is TjuvPhase.PLAY
+def test_no_tie_is_asked_all_the_same_and_nothing_public_tells_a_tie() -> None:
+    # Seat 1 holds 7♦ 7♠ (a tie) or 7♦ 9♥ (none): the public record up to the
+    # put-out and who is asked are the same; so is the put-out's if it puts out 7♦.
+    tie = deal(["6c Kd As", "7d 7s Qs"], "9c 9d", turn_up="Ah", put_out=False)
+    none = deal(["6c Kd As", "7d 9h Qs"], "9c 9d", turn_up="Ah", put_out=False)
+    assert texts(tie.opening_events()) == texts(none.opening_events())
+    assert tie.deciders() == none.deciders() == (0, 1)
+    assert labels(none, 1) == ["put out 7♦"]
+    assert labels(tie, 1) == ["put out 7♦", "put out 7♠"]
+    put_out = [
+        texts(s.apply({0: action(s, 0, "put out 6♣"), 1: action(s, 1, "put out 7♦")}))
+        for s in (tie, none)
+    ]
+    assert put_out[0] == put_out[1]
+    assert obs(none).phase is TjuvPhase.PLAY and decider(none) == 0
 
 
 def test_two_players_the_dealer_turns_up_the_top_card() -> None:
     state = deal(["6c Kd As", "7d 9h Qs"], "9c 9d", turn_up="Ah", talon="8s")
-    assert "seat 1 (the dealer) turns up A♥ from the deck" in texts(state.opening_events())
+    assert "seat 1 (the dealer) turns up A♥ from the deck" in texts(dealt_events(state))
     assert table(state) == "6♣ 7♦ A♥"
     assert [hand(state, s) for s in range(2)] == ["9♣ K♦ A♠", "9♦ 9♥ Q♠"]
     assert obs(state).talon_size == 36 - 9
@@ -276,8 +310,9 @@ def test_more_than_three_players_keep_three_and_put_the_highest_under_the_deck()
     packet = cards("Kh Qc")  # the order the removed cards are shuffled into
     state = deal(hands, "7c 7d 7h 7s 8c", talon="6d", later=[packet])
     # Seat 3 holds three queens: it chooses; the others put out 6♣, K♥, 8♥, 9♠.
-    assert state.deciders() == (3,)
-    events = state.apply({3: action(state, 3, "put out Q♣")})
+    assert state.deciders() == (0, 1, 2, 3, 4)
+    choices = {s: state.legal_actions(s)[0] for s in (0, 1, 2, 4)}
+    events = state.apply({**choices, 3: action(state, 3, "put out Q♣")})
     assert texts(events)[:6] == [
         "seat 0 puts out 6♣",
         "seat 1 puts out K♥",
@@ -295,7 +330,7 @@ def test_removed_cards_lie_under_the_talon_in_the_shuffled_order() -> None:
     hands = ["6c Kd As", "Kh Ah Ad", "8h Jc 10d", "Qd Kc Ks", "9s Js 10s"]
     packet = cards("Kh Qd")
     state = deal(hands, "7c 7d 7h 7s 8c", talon="6d", later=[packet])
-    opening = texts(state.opening_events())
+    opening = texts(dealt_events(state))
     assert (
         "seat 4 (the dealer) removes Q♦ K♥ from the table and puts them, shuffled, under the deck"
         in opening
@@ -545,14 +580,17 @@ def test_observation_shows_only_the_own_hand() -> None:
     assert not shown & {c.id for c in state.hands[0] + state.hands[2]}
 
 
-def test_resample_keeps_who_must_choose_at_the_deal() -> None:
+def test_resample_at_the_deal_does_not_keep_who_holds_a_tie() -> None:
     state = deal(["7c 7d As", "6h 6s 9h", "8h Jc 10d", "Kc Qd Ah"], "9c 9d 10h Jd")
-    assert state.deciders() == (0, 1)
+    assert state.deciders() == (0, 1, 2, 3)
+    ties = set()
     for seed in range(30):
         other = state.resample_hidden(0, random.Random(seed))
-        assert other.deciders() == (0, 1)
+        assert other.deciders() == (0, 1, 2, 3)
         assert other.observe(0) == state.observe(0)
         assert sorted(c.id for c in other.all_cards()) == list(range(36))
+        ties.add(tuple(len(other.legal_actions(s)) > 1 for s in (1, 2, 3)))
+    assert len(ties) > 1  # ties are private: the copies do not keep them
 
 
 def test_resample_keeps_the_removed_cards_at_the_bottom_of_the_talon() -> None:
