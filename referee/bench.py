@@ -25,6 +25,7 @@ import grpc
 
 from referee.bots import BotSpec
 from referee.games.base import Ruleset
+from referee.games.loop import play_to_end, random_chooser
 from referee.match import TimeControl
 from referee.session import Session
 
@@ -49,18 +50,11 @@ class PlayoutFigures:
 
 def random_playouts(ruleset: Ruleset, num_seats: int, seconds: float) -> PlayoutFigures:
     """Play random games in-process for about `seconds`."""
-    rng = random.Random(0)
+    choose = random_chooser(random.Random(0))
     playouts = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = ruleset.new_state(num_seats, seed=playouts)
-        while not state.is_over:
-            choices = {}
-            for seat in state.deciders():
-                actions = state.legal_actions(seat)
-                choices[seat] = actions[rng.randrange(len(actions))]
-            decisions += len(choices)
-            state.apply(choices)
+        decisions += play_to_end(ruleset.new_state(num_seats, seed=playouts), choose)
         playouts += 1
     return PlayoutFigures(playouts, decisions, time.perf_counter() - start)
 

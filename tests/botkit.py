@@ -14,11 +14,12 @@ from types import ModuleType
 
 from referee import wire
 from referee.games import parse_ruleset
+from referee.games.base import Action, GameState
+from referee.games.loop import play_to_end
 from referee.v1 import referee_pb2 as pb
 
 BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 Policy = Callable[[pb.Observation, Sequence[pb.Action]], int]
-MAX_ROUNDS = 200_000
 
 
 def load_bot(name: str) -> ModuleType:
@@ -61,21 +62,17 @@ def play_game(
     ruleset = parse_ruleset(ruleset_id)
     state = ruleset.new_state(num_seats, seed)
     rngs = [random.Random(seed * 1000 + seat) for seat in range(num_seats)]
-    for _ in range(MAX_ROUNDS):
-        if state.is_over:
-            break
-        choices = {}
-        for seat in state.deciders():
-            legal = state.legal_actions(seat)
-            policy = policies[seat]
-            if policy is None:
-                index = rngs[seat].randrange(len(legal))
-            else:
-                obs = wire.observation_message(ruleset.game, state.observe(seat))
-                index = policy(obs, wire.action_messages(ruleset.game, legal))
-                assert 0 <= index < len(legal)
-            choices[seat] = legal[index]
-        state.apply(choices)
+
+    def choose(state: GameState, seat: int, legal: tuple[Action, ...]) -> Action:
+        policy = policies[seat]
+        if policy is None:
+            return legal[rngs[seat].randrange(len(legal))]
+        obs = wire.observation_message(ruleset.game, state.observe(seat))
+        index = policy(obs, wire.action_messages(ruleset.game, legal))
+        assert 0 <= index < len(legal)
+        return legal[index]
+
+    play_to_end(state, choose)
     assert state.is_over
     result = state.result()
     return result.scores, result.places

@@ -6,26 +6,19 @@ import random
 from collections.abc import Iterator
 
 from referee.games.base import Action, Event, GameState, Ruleset
+from referee.games.loop import MAX_ROUNDS, random_chooser, rounds
 
-MAX_ROUNDS = 200_000
+__all__ = ["MAX_ROUNDS", "play_out", "random_choices", "walk"]
 
 
 def random_choices(state: GameState, rng: random.Random) -> dict[int, Action]:
-    choices = {}
-    for seat in state.deciders():
-        actions = state.legal_actions(seat)
-        choices[seat] = actions[rng.randrange(len(actions))]
-    return choices
+    choose = random_chooser(rng)
+    return {seat: choose(state, seat, state.legal_actions(seat)) for seat in state.deciders()}
 
 
 def walk(state: GameState, rng: random.Random) -> Iterator[tuple[dict[int, Action], list[Event]]]:
     """Advance `state` with random choices to the end, yielding each round."""
-    for _ in range(MAX_ROUNDS):
-        if state.is_over:
-            return
-        choices = random_choices(state, rng)
-        yield choices, state.apply(choices)
-    raise AssertionError(f"no end after {MAX_ROUNDS} decision rounds")
+    yield from rounds(state, random_chooser(rng))
 
 
 def play_out(ruleset: Ruleset, num_seats: int, seed: int) -> tuple[GameState, list[str]]:
