@@ -133,7 +133,8 @@ def attack(
 
 
 def faults(outcome: Outcome) -> dict[str, int]:
-    return outcome.hostile.fault_counts()
+    counts: dict[str, int] = outcome.hostile.fault_counts()
+    return counts
 
 
 # -- time and liveness -----------------------------------------------------------------

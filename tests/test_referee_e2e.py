@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -139,7 +140,7 @@ def test_a_wrong_secret_is_refused_and_never_gets_a_seat() -> None:
         play([spec, BotSpec(RANDOM_BOT)], time_control=TimeControl(startup_seconds=2.0))
 
 
-def messages(log_dir: Path, bot: int) -> Iterator[dict[str, object]]:
+def messages(log_dir: Path, bot: int) -> Iterator[dict[str, Any]]:
     """What a recording bot received, from its output (a bot cannot write files
     outside its private /tmp)."""
     (path,) = log_dir.glob(f"bot{bot}-*.log")

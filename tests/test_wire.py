@@ -14,7 +14,8 @@ from referee.v1 import cards_pb2, thief_pb2
 
 def test_card_fast_path_matches_the_proto_enums() -> None:
     for card in make_deck(decks=1, jokers=2):
-        message = wire.fill(cards_pb2.Card(), card)
+        message = cards_pb2.Card()
+        wire.fill(message, card)
         assert message.id == card.id
         assert cards_pb2.Rank.Name(message.rank) == f"RANK_{card.rank.name}"
         expected_suit = f"SUIT_{card.suit.name}" if card.suit else "SUIT_UNSPECIFIED"
@@ -34,7 +35,8 @@ def test_enums_map_by_name_and_none_leaves_a_field_unset() -> None:
         cards: tuple[Card, ...]
 
     seven = Card(3, Rank.SEVEN, Suit.HEARTS)
-    message = wire.fill(thief_pb2.ThiefDispute(), Dispute(Set((seven,)), Rank.SEVEN, 2, 0))
+    message = thief_pb2.ThiefDispute()
+    wire.fill(message, Dispute(Set((seven,)), Rank.SEVEN, 2, 0))
     assert message.rank == cards_pb2.RANK_SEVEN
     assert message.holder == 2 and message.challenger == 0
     assert [c.id for c in message.set.cards] == [3]

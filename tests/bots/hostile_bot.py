@@ -51,6 +51,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import grpc
@@ -166,7 +167,7 @@ def privileges() -> None:
     report(f"NoNewPrivs {fields['NoNewPrivs'].strip()}")
     targets = [p for p in ARG.split(":") if p] + ["/tmp", "/proc"]
     for target in targets:
-        attempt(f"umount {target}", lambda t=target: libc_call("umount2", t.encode(), 2))
+        attempt(f"umount {target}", partial(libc_call, "umount2", target.encode(), 2))
     ms_remount, ms_bind = 32, 4096
     attempt(
         "remount / read-write",
@@ -182,7 +183,7 @@ def privileges() -> None:
             report("userns: unshared")
             for target in targets:
                 attempt(
-                    f"userns umount {target}", lambda t=target: libc_call("umount2", t.encode(), 2)
+                    f"userns umount {target}", partial(libc_call, "umount2", target.encode(), 2)
                 )
             attempt(
                 "userns remount / read-write",
@@ -227,7 +228,7 @@ def hijack() -> None:
 def write_into() -> None:
     places = [Path(p) for p in ARG.split(":") if p] + [Path(__file__).resolve().parent]
     for place in places:
-        attempt(f"write into {place}", lambda d=place: (d / "pwned.txt").write_text("pwned"))
+        attempt(f"write into {place}", partial((place / "pwned.txt").write_text, "pwned"))
 
 
 def environment() -> None:
@@ -237,7 +238,7 @@ def environment() -> None:
     report(f"processes visible {sum(1 for name in os.listdir('/proc') if name.isdigit())}")
     for name in filter(None, ARG.split(":")):
         with socket.socket(socket.AF_UNIX) as s:
-            attempt(f"connect {name}", lambda n=name: s.connect(n))
+            attempt(f"connect {name}", partial(s.connect, name))
 
 
 def fill(directory: Path, limit_mib: int, prefix: str) -> int:
