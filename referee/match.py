@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee import wire
-from referee.games.base import Action, Event, GameState, Result, Ruleset
+from referee.games.base import Action, DecisionKind, Event, GameState, Result, Ruleset
 from referee.keys import key_from_seed, seat_seeds
 from referee.seats import Fault, Reply, SeatClient
 from referee.v1 import referee_pb2 as pb
@@ -265,10 +265,11 @@ class Match:
     # -- decisions --------------------------------------------------------------
 
     def _request(
-        self, seat_index: int, deciders: Sequence[int]
+        self, seat_index: int, kinds: Mapping[int, DecisionKind]
     ) -> tuple[pb.DecisionRequest, float]:
         record = self.records[seat_index]
-        out_of_turn = self._is_out_of_turn(seat_index)
+        kind = kinds[seat_index]
+        out_of_turn = kind is DecisionKind.OUT_OF_TURN
         move_limit = self.time_control.limit(out_of_turn)
         limit = move_limit + max(record.bank_left, 0.0)
         observation = wire.observation_message(self.game, self.state.observe(seat_index))
@@ -280,14 +281,10 @@ class Match:
             deadline_ms=int(limit * 1000),
             time_bank_ms=int(max(record.bank_left, 0.0) * 1000),
             out_of_turn=out_of_turn,
-            simultaneous=len(deciders) > 1,
+            simultaneous=kind is DecisionKind.SIMULTANEOUS,
         )
         self._next_request_id += 1
         return request, limit
-
-    def _is_out_of_turn(self, seat_index: int) -> bool:
-        turn = self.state.in_turn()
-        return turn is not None and turn != seat_index
 
     async def _ask(self, seat_index: int, request: pb.DecisionRequest, limit: float) -> Reply:
         if self.records[seat_index].silenced:
@@ -319,7 +316,8 @@ class Match:
 
     async def _decide_round(self) -> list[Event]:
         deciders = self.state.deciders()
-        requests = {s: self._request(s, deciders) for s in deciders}
+        kinds = self.state.decision_kinds()
+        requests = {s: self._request(s, kinds) for s in deciders}
         replies = await asyncio.gather(*(self._ask(s, *requests[s]) for s in deciders))
         choices: dict[int, Action] = {}
         for seat_index, reply in zip(deciders, replies):

@@ -406,8 +406,9 @@ def sigkill_the_referee(arena: Arena, tmp_path: Path, with_cgroups: bool, second
         wait_for(escaped, 10, "the grandchild to escape")
         grandchild = escaped()
         assert alive(grandchild) and runtime_dir.is_dir()
-        environ = Path(f"/proc/{grandchild}/environ").read_bytes()
-        assert environ == b"", "the grandchild carries no marker"
+        # It reports its pid, then clears its environment (execve): wait for that.
+        environ = Path(f"/proc/{grandchild}/environ")
+        wait_for(lambda: environ.read_bytes() == b"", 10, "the grandchild to drop its marker")
         escaper = int(str(info["escaper"]))
         assert os.getsid(grandchild) != os.getsid(escaper), "nor the bot's session"
 

@@ -3,12 +3,15 @@
 A game is rules and nothing else: no gRPC, no processes, no files. The match
 drives a `GameState` through this interface alone:
 
-- `deciders()` names the seats that must decide now: one seat in turn, a
-  seat out of turn, or several at once (simultaneous decisions).
-- `legal_actions(seat)` enumerates each deciding seat's choices.
+- `deciders()` names the seats that must decide now, and `decision_kinds()`
+  says how each decides: one seat in turn, one seat out of turn, or several
+  at once (simultaneous decisions).
+- `legal_actions(seat)` enumerates each deciding seat's choices (none for a
+  seat that is not deciding).
 - `apply({seat: action, ...})` takes one choice per deciding seat, advances
   the state and returns the events that happened, each marked with who may
-  see it.
+  see it. The base checks the choices (as OpenSpiel does); the game's own
+  `_apply` only plays them.
 - `observe(seat)` is pure and returns exactly what that seat may know.
 
 Chance comes only from the `Chance` given at creation (seeded RNG or explicit
@@ -18,11 +21,12 @@ deck orders).
 from __future__ import annotations
 
 import copy
+import enum
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from referee.cards import Card, Chance
 from referee.errors import RefereeError
@@ -136,6 +140,30 @@ class OptionSpec:
         return raw
 
 
+class DecisionKind(enum.Enum):
+    """How a seat decides: in its own turn, out of turn (a re-capture, a steal
+    by another player: the match gives it the out-of-turn limit), or at the
+    same time as other seats (no one sees the others' choices first)."""
+
+    IN_TURN = "in turn"
+    OUT_OF_TURN = "out of turn"
+    SIMULTANEOUS = "simultaneous"
+
+
+ActionT = TypeVar("ActionT", bound=Action, covariant=True)
+
+
+class _Deciding(Protocol[ActionT]):
+    """What `GameState.legal_actions` needs of a state; its action type is
+    the game's, so a game's state keeps its own action type for callers."""
+
+    num_seats: int
+
+    def deciders(self) -> tuple[int, ...]: ...
+
+    def _legal_actions(self, seat: int) -> tuple[ActionT, ...]: ...
+
+
 class GameState(ABC):
     """One game in progress. Mutated only by `apply`."""
 
@@ -143,15 +171,47 @@ class GameState(ABC):
 
     @abstractmethod
     def deciders(self) -> tuple[int, ...]:
-        """Seats that must decide now (empty once the game is over)."""
+        """Seats that must decide now, in seat order (empty once the game is over)."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        """The choices of a deciding seat, in a stable order; never empty."""
+    def decision_kinds(self) -> Mapping[int, DecisionKind]:
+        """How each of `deciders()` decides now: SIMULTANEOUS for every one
+        when several seats decide at once, else IN_TURN or OUT_OF_TURN for the
+        one seat. The keys are exactly `deciders()` (the conformance kit checks)."""
+
+    def legal_actions(self: _Deciding[ActionT], seat: int) -> tuple[ActionT, ...]:
+        """The choices of `seat`, in a stable order: never empty for a deciding
+        seat, empty for any other; a seat outside the game is an error."""
+        if not 0 <= seat < self.num_seats:
+            raise GameError(f"there is no seat {seat} in a game of {self.num_seats}")
+        if seat not in self.deciders():
+            return ()
+        return self._legal_actions(seat)
 
     @abstractmethod
+    def _legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """The choices of `seat`, which is deciding now."""
+
     def apply(self, choices: Mapping[int, Action]) -> list[Event]:
         """Apply exactly one legal action per deciding seat; return the events."""
+        deciders = self.deciders()
+        if not deciders:
+            raise IllegalAction("the game is over")
+        if set(choices) != set(deciders):
+            raise IllegalAction(
+                f"expected one choice from each of seats {list(deciders)}, "
+                f"got seats {sorted(choices)}"
+            )
+        for seat in deciders:
+            action = choices[seat]
+            if not isinstance(action, Action) or action not in self._legal_actions(seat):
+                raise IllegalAction(f"seat {seat} may not play {action!r} now")
+        return self._apply(choices)
+
+    @abstractmethod
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
+        """Play the choices, already checked: one legal action per deciding
+        seat. Return the events."""
 
     @abstractmethod
     def observe(self, seat: int) -> Any:
@@ -175,11 +235,6 @@ class GameState(ABC):
         places it cannot see into. `observe(seat)` must be identical on both;
         the conformance kit checks that, and that the copy differs where it could."""
 
-    def in_turn(self) -> int | None:
-        """The seat whose turn it is, if the game has turns; a decider that is
-        not this seat decides out of turn."""
-        return None
-
     def clone(self) -> GameState:
         return copy.deepcopy(self)
 
@@ -198,6 +253,11 @@ class Game(ABC):
     wire_name: ClassVar[str]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    # The game's type, declared by each game (never inferred from seat counts):
+    # a one-player game is played by exactly one seat; a simultaneous game may
+    # ask several seats at once.
+    one_player: ClassVar[bool]
+    simultaneous: ClassVar[bool]
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     summary: ClassVar[str]
 

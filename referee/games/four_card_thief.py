@@ -91,15 +91,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     Result,
     places_from_scores,
     private,
@@ -408,24 +409,17 @@ class FourCardThiefState(GameState):
     def in_turn(self) -> int | None:
         return None if self.over else self.turn
 
-    def legal_actions(self, seat: int) -> tuple[FourCardThiefAction, ...]:
-        if self.over or seat != self.turn:
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        return {} if self.over else {self.turn: DecisionKind.IN_TURN}
+
+    def _legal_actions(self, seat: int) -> tuple[FourCardThiefAction, ...]:
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the game is over")
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
         seat = self.turn
-        if set(choices) != {seat}:
-            raise IllegalAction(
-                f"expected exactly one choice, from seat {seat}, got seats {sorted(choices)}"
-            )
-        action = choices[seat]
-        if not isinstance(action, FourCardThiefAction) or action not in self.legal_actions(seat):
-            raise IllegalAction(f"seat {seat} may not play {action!r} now")
+        action = cast(FourCardThiefAction, choices[seat])
         events: list[Event] = []
         kind = action.kind
         if kind is FourCardThiefActionKind.PAIR:
@@ -606,6 +600,8 @@ class FourCardThief(Game):
     wire_name = "four_card_thief"
     min_seats = 2
     max_seats = 6
+    one_player = False
+    simultaneous = False
     options = ()
     summary = (
         "2-6 players, 55 cards (one deck + 3 jokers); only jokers are wild, for stealing.\n"

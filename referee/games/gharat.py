@@ -85,15 +85,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     OptionSpec,
     Result,
     places_from_scores,
@@ -394,30 +395,23 @@ class GharatState(GameState):
     def in_turn(self) -> int | None:
         return None if self.over else self.turn
 
-    def legal_actions(self, seat: int) -> tuple[GharatAction, ...]:
-        if self.over or seat != self.turn:
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        return {} if self.over else {self.turn: DecisionKind.IN_TURN}
+
+    def _legal_actions(self, seat: int) -> tuple[GharatAction, ...]:
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the game is over")
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
         seat = self.turn
-        if set(choices) != {seat}:
-            raise IllegalAction(
-                f"expected exactly one choice, from seat {seat}, got seats {sorted(choices)}"
-            )
-        action = choices[seat]
-        if not isinstance(action, GharatAction) or action not in self.legal_actions(seat):
-            raise IllegalAction(f"seat {seat} may not play {action!r} now")
+        action = cast(GharatAction, choices[seat])
         events: list[Event] = []
         self._play(seat, action, events, "")
         self._after_play(events)
         while not self.over and len(self.hands[self.turn]) == 1:
             # A lone last card with a single place to go is no decision: play it.
-            options = self.legal_actions(self.turn)
+            options = self._legal_actions(self.turn)
             if len(options) != 1:
                 break
             self._play(self.turn, options[0], events, " (the only play of its last card)")
@@ -556,6 +550,8 @@ class Gharat(Game):
     wire_name = "gharat"
     min_seats = 2
     max_seats = MAX_SEATS
+    one_player = False
+    simultaneous = False
     options = (
         OptionSpec(
             "target",

@@ -86,15 +86,16 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 from operator import itemgetter
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, Suit, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     OptionSpec,
     Result,
     places_from_scores,
@@ -693,9 +694,14 @@ class IndianChiefState(GameState):
     def deciders(self) -> tuple[int, ...]:
         return self.deciding
 
-    def legal_actions(self, seat: int) -> tuple[IndianChiefAction, ...]:
-        if seat not in self.deciding:
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        # Several thieves tied for a steal pick at once; a lone meld or steal
+        # decision is the seat's own turn (the game has no turn order).
+        if len(self.deciding) > 1:
+            return dict.fromkeys(self.deciding, DecisionKind.SIMULTANEOUS)
+        return dict.fromkeys(self.deciding, DecisionKind.IN_TURN)
+
+    def _legal_actions(self, seat: int) -> tuple[IndianChiefAction, ...]:
         actions = self._legal.get(seat)
         if actions is None:
             if self.phase is IndianChiefPhase.MELD:
@@ -705,19 +711,8 @@ class IndianChiefState(GameState):
             self._legal[seat] = actions
         return actions
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the game is over")
-        if set(choices) != set(self.deciding):
-            raise IllegalAction(
-                f"expected one choice from each of seats {list(self.deciding)}, "
-                f"got seats {sorted(choices)}"
-            )
-        checked: dict[int, IndianChiefAction] = {}
-        for seat, action in choices.items():
-            if not isinstance(action, IndianChiefAction) or action not in self.legal_actions(seat):
-                raise IllegalAction(f"seat {seat} may not play {action!r} now")
-            checked[seat] = action
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
+        checked = {seat: cast(IndianChiefAction, action) for seat, action in choices.items()}
         events: list[Event] = []
         self._legal = {}
         if self.phase is IndianChiefPhase.MELD:
@@ -833,6 +828,8 @@ class IndianChief(Game):
     wire_name = "indian_chief"
     min_seats = 2
     max_seats = 8
+    one_player = False
+    simultaneous = True
     options = (
         OptionSpec(
             "double_deck",

@@ -114,15 +114,16 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, Suit, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     OptionSpec,
     Result,
     places_from_scores,
@@ -792,9 +793,19 @@ class LifeState(GameState):
             return None
         return self.turn
 
-    def legal_actions(self, seat: int) -> tuple[LifeAction, ...]:
-        if seat not in self.deciders():
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        phase = self.phase
+        if phase is LifePhase.OVER:
+            return {}
+        if phase is LifePhase.CHOOSE_SUIT:
+            return dict.fromkeys(range(self.num_seats), DecisionKind.SIMULTANEOUS)
+        if phase is LifePhase.SPADE_STEAL:
+            seat = self.stealers[0]  # another player steals from the one in turn
+            kind = DecisionKind.IN_TURN if seat == self.turn else DecisionKind.OUT_OF_TURN
+            return {seat: kind}
+        return {self.turn: DecisionKind.IN_TURN}
+
+    def _legal_actions(self, seat: int) -> tuple[LifeAction, ...]:
         actions = self._legal.get(seat)
         if actions is None:
             actions = self._compute_legal(seat)
@@ -816,20 +827,9 @@ class LifeState(GameState):
             return self._lay_actions(seat)
         return self._steal_actions(seat)
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
         deciders = self.deciders()
-        if not deciders:
-            raise IllegalAction("the game is over")
-        if set(choices) != set(deciders):
-            raise IllegalAction(
-                f"expected one choice from each of seats {list(deciders)}, "
-                f"got seats {sorted(choices)}"
-            )
-        checked: dict[int, LifeAction] = {}
-        for seat, action in choices.items():
-            if not isinstance(action, LifeAction) or action not in self.legal_actions(seat):
-                raise IllegalAction(f"seat {seat} may not play {action!r} now")
-            checked[seat] = action
+        checked = {seat: cast(LifeAction, action) for seat, action in choices.items()}
         events: list[Event] = []
         self._legal = {}
         self._perform(deciders[0], checked, events)
@@ -1020,6 +1020,8 @@ class Life(Game):
     wire_name = "life"
     min_seats = 2
     max_seats = 6
+    one_player = False
+    simultaneous = True
     options = (
         OptionSpec(
             "choose_spades",

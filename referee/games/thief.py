@@ -79,8 +79,9 @@ Decisions of this engine where both texts are silent:
     open; the player learns it from its observation (`forced_discard`) and its
     choices, the table from the discard that follows.
 - The player on turn is the seat in turn (`in_turn`); the victim's re-capture
-  decisions are out of turn (the match's `out_of_turn` flag and out-of-turn time
-  limit). The thief's answers in the exchange are made in its own turn.
+  decisions are out of turn (`DecisionKind.OUT_OF_TURN`: the match's `out_of_turn`
+  flag and out-of-turn time limit). The thief's answers in the exchange are made
+  in its own turn.
 - Cards of the same rank are interchangeable in Thief (suits never matter), so
   equivalent choices are offered once per rank, naming the lowest-id card(s); a
   player holding three of a rank is offered one pair of it.
@@ -104,15 +105,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     Result,
     places_from_scores,
     private,
@@ -474,25 +476,25 @@ class ThiefState(GameState):
         """The player on turn; the victim's re-capture decisions are out of turn."""
         return None if self.over else self.turn
 
-    def legal_actions(self, seat: int) -> tuple[ThiefAction, ...]:
-        if seat not in self.deciders():
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        if self.over:
+            return {}
+        if self.dispute is not None:
+            # The victim's re-capture is out of turn; the thief's answer in the
+            # exchange is made in its own turn.
+            seat = self.dispute.challenger
+            kind = DecisionKind.IN_TURN if seat == self.turn else DecisionKind.OUT_OF_TURN
+            return {seat: kind}
+        return {self.turn: DecisionKind.IN_TURN}
+
+    def _legal_actions(self, seat: int) -> tuple[ThiefAction, ...]:
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
-        deciders = self.deciders()
-        if not deciders:
-            raise IllegalAction("the game is over")
-        seat = deciders[0]
-        if set(choices) != {seat}:
-            raise IllegalAction(
-                f"expected exactly one choice, from seat {seat}, got seats {sorted(choices)}"
-            )
-        action = choices[seat]
-        if not isinstance(action, ThiefAction) or action not in self.legal_actions(seat):
-            raise IllegalAction(f"seat {seat} may not play {action!r} now")
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
+        (seat,) = self.deciders()
+        action = cast(ThiefAction, choices[seat])
         events: list[Event] = []
         self._perform(seat, action, events)
         self._settle(events)
@@ -695,6 +697,8 @@ class Thief(Game):
     wire_name = "thief"
     min_seats = 2
     max_seats = 6
+    one_player = False
+    simultaneous = False
     options = ()
     summary = (
         "2-6 players, 108 cards (two decks + 4 jokers); every 2 and joker is wild for stealing.\n"

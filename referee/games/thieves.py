@@ -69,15 +69,16 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     OptionSpec,
     Result,
     private,
@@ -272,9 +273,10 @@ class ThievesState(GameState):
             if column and can_take(top, column[-1])
         ]
 
-    def legal_actions(self, seat: int) -> tuple[ThievesAction, ...]:
-        if self.over or seat != 0:
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        return {} if self.over else {0: DecisionKind.IN_TURN}
+
+    def _legal_actions(self, seat: int) -> tuple[ThievesAction, ...]:
         actions = self._takes()
         if self.stock:
             actions.append(DRAW)
@@ -284,14 +286,8 @@ class ThievesState(GameState):
             )
         return tuple(actions)
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
-        if self.over:
-            raise IllegalAction("the game is over")
-        if set(choices) != {0}:
-            raise IllegalAction(f"expected exactly one choice, from seat 0, got {sorted(choices)}")
-        action = choices[0]
-        if not isinstance(action, ThievesAction) or action not in self.legal_actions(0):
-            raise IllegalAction(f"{action!r} is not legal now")
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
+        action = cast(ThievesAction, choices[0])
         events: list[Event] = []
         if action.kind is ThievesActionKind.TAKE:
             self._take(action.column, events)
@@ -430,6 +426,8 @@ class Thieves(Game):
     wire_name = "thieves"
     min_seats = 1
     max_seats = 1
+    one_player = True
+    simultaneous = False
     options = (
         OptionSpec(
             "level_cap",

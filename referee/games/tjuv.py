@@ -87,15 +87,16 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import cast
 
 from referee.cards import Card, Chance, Rank, make_deck
 from referee.games.base import (
     Action,
+    DecisionKind,
     Event,
     Game,
     GameError,
     GameState,
-    IllegalAction,
     OptionSpec,
     Result,
     places_from_scores,
@@ -318,28 +319,22 @@ class TjuvState(GameState):
             return None
         return self.turn
 
-    def legal_actions(self, seat: int) -> tuple[TjuvAction, ...]:
-        if seat not in self.deciders():
-            return ()
+    def decision_kinds(self) -> dict[int, DecisionKind]:
+        if self.over:
+            return {}
+        if self.phase is TjuvPhase.PUT_OUT:
+            return dict.fromkeys(range(self.num_seats), DecisionKind.SIMULTANEOUS)
+        return {self.turn: DecisionKind.IN_TURN}
+
+    def _legal_actions(self, seat: int) -> tuple[TjuvAction, ...]:
         if self.phase is TjuvPhase.PUT_OUT:
             return tuple(TjuvAction(TjuvActionKind.PUT_OUT, c) for c in self._lowest(seat))
         kind = TjuvActionKind.PLAY if self.phase is TjuvPhase.PLAY else TjuvActionKind.LAY
         return tuple(TjuvAction(kind, c) for c in self.hands[seat])
 
-    def apply(self, choices: Mapping[int, Action]) -> list[Event]:
+    def _apply(self, choices: Mapping[int, Action]) -> list[Event]:
         deciders = self.deciders()
-        if not deciders:
-            raise IllegalAction("the game is over")
-        if set(choices) != set(deciders):
-            raise IllegalAction(
-                f"expected one choice from each of seats {list(deciders)}, got seats "
-                f"{sorted(choices)}"
-            )
-        cards: dict[int, Card] = {}
-        for seat, action in choices.items():
-            if not isinstance(action, TjuvAction) or action not in self.legal_actions(seat):
-                raise IllegalAction(f"seat {seat} may not play {action!r} now")
-            cards[seat] = action.card
+        cards = {seat: cast(TjuvAction, action).card for seat, action in choices.items()}
         events: list[Event] = []
         if self.phase is TjuvPhase.PUT_OUT:
             self._put_out(cards, events)
@@ -543,6 +538,8 @@ class Tjuv(Game):
     wire_name = "tjuv"
     min_seats = 2
     max_seats = 6
+    one_player = False
+    simultaneous = True
     options = (
         OptionSpec(
             "rules",

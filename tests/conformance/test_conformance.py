@@ -1,13 +1,16 @@
 """The conformance kit: every registered ruleset must pass these.
 
 Random playouts over at least 500 seeds across all seat counts with the
-invariants checked at every step; determinism; hidden information as a
-hypothesis property (states that differ only in what a seat cannot see give
-that seat the same observation).
+invariants checked at every step (among them who decides and how: in turn,
+out of turn, simultaneously, as the game's declared type allows); determinism;
+hidden information as a hypothesis property (states that differ only in what
+a seat cannot see give that seat the same observation); and a match with
+scripted seats, whose requests must carry the decision kinds and their limits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 from collections import Counter
@@ -19,7 +22,16 @@ from hypothesis import strategies as st
 
 from referee import wire
 from referee.games import all_rulesets
-from referee.games.base import GameState, Ruleset, places_from_scores
+from referee.games.base import (
+    DecisionKind,
+    GameError,
+    GameState,
+    IllegalAction,
+    Ruleset,
+    places_from_scores,
+)
+from referee.match import Match, TimeControl
+from referee.seats import Reply, ScriptedSeat
 from referee.v1 import referee_pb2 as pb
 from tests.conformance.playout import play_out, random_choices, walk
 
@@ -38,12 +50,59 @@ def seat_counts(ruleset: Ruleset) -> list[int]:
 FULL_CHECK_EVERY = 8  # rounds between the costlier checks (conservation, labels)
 
 
+def turn_of(state: GameState, seat: int, full: bool) -> int | None:
+    """The seat on turn as the engine has it (`in_turn()`), else, on a full
+    check, as `seat` is shown it (the observation's `turn`); None for a game
+    without turns (or when not looked at)."""
+    in_turn = getattr(state, "in_turn", None)
+    if in_turn is not None:
+        turn: int | None = in_turn()
+        return turn
+    shown = getattr(state.observe(seat), "turn", None) if full else None
+    return None if shown is None else int(shown)
+
+
+def check_decisions(state: GameState, ruleset: Ruleset, full: bool = True) -> None:
+    """Who decides and how: the decision kinds name exactly the deciders;
+    several deciders only in a simultaneous game, and then all simultaneous;
+    a lone decider is out of turn exactly when it is not the seat on turn;
+    a seat that is not deciding has no legal action, and no seat outside the
+    game has any."""
+    game = ruleset.game
+    deciders = state.deciders()
+    kinds = state.decision_kinds()
+    assert deciders == tuple(sorted(deciders)), f"deciders {deciders} not in seat order"
+    assert tuple(sorted(kinds)) == deciders, f"decision kinds {kinds} vs deciders {deciders}"
+    if len(deciders) > 1:
+        assert game.simultaneous, f"{game.name} is not simultaneous but asks {deciders} at once"
+        assert set(kinds.values()) == {DecisionKind.SIMULTANEOUS}, kinds
+    elif deciders:
+        (seat,) = deciders
+        kind = kinds[seat]
+        assert kind is not DecisionKind.SIMULTANEOUS, f"seat {seat} alone is simultaneous"
+        turn = turn_of(state, seat, full)
+        if turn is not None or full:
+            out_of_turn = turn is not None and turn != seat
+            assert (kind is DecisionKind.OUT_OF_TURN) == out_of_turn, (
+                f"seat {seat} decides {kind.value} but the seat on turn is {turn}"
+            )
+    if not full:
+        return
+    for other in range(state.num_seats):
+        if other not in kinds:
+            assert state.legal_actions(other) == (), f"seat {other} is not deciding"
+    for outside in (-1, state.num_seats):
+        with pytest.raises(GameError):
+            state.legal_actions(outside)
+
+
 def check_invariants(
     state: GameState, ruleset: Ruleset, card_ids: Counter[int], full: bool = True
 ) -> None:
     if full:
         assert Counter(c.id for c in state.all_cards()) == card_ids, "cards not conserved"
     deciders = state.deciders()
+    check_decisions(state, ruleset, full)
     if state.is_over:
         assert deciders == ()
         return
@@ -59,8 +118,22 @@ def check_invariants(
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_the_game_declares_its_type(ruleset: Ruleset) -> None:
+    """One-player and simultaneous are declared by the game, never inferred
+    from its seat counts; a one-player game is played by one seat only."""
+    game = type(ruleset.game)
+    for flag in ("one_player", "simultaneous"):
+        declared = next((vars(c)[flag] for c in game.__mro__ if flag in vars(c)), None)
+        assert isinstance(declared, bool), f"{game.__name__} does not declare {flag}"
+    assert game.one_player == (ruleset.seats == (1, 1)), (
+        f"{ruleset.id}: one_player={game.one_player} but seats {ruleset.seats}"
+    )
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 def test_random_playouts_keep_invariants_and_end(ruleset: Ruleset) -> None:
     counts = seat_counts(ruleset)
+    kinds_seen: set[DecisionKind] = set()
     for i in range(max(PLAYOUT_SEEDS, len(counts))):
         num_seats = counts[i % len(counts)]
         state = ruleset.new_state(num_seats, seed=i)
@@ -68,13 +141,43 @@ def test_random_playouts_keep_invariants_and_end(ruleset: Ruleset) -> None:
         assert len(card_ids) == sum(card_ids.values()), "two cards share an id"
         rng = random.Random(i)
         check_invariants(state, ruleset, card_ids)
+        kinds_seen.update(state.decision_kinds().values())
         for round_number, _ in enumerate(walk(state, rng)):
             check_invariants(state, ruleset, card_ids, round_number % FULL_CHECK_EVERY == 0)
+            kinds_seen.update(state.decision_kinds().values())
         check_invariants(state, ruleset, card_ids)
         result = state.result()
         assert len(result.scores) == len(result.places)
         if not result.teams:
             assert result.places == places_from_scores(result.scores)
+    simultaneous = DecisionKind.SIMULTANEOUS in kinds_seen
+    assert simultaneous == ruleset.game.simultaneous, (
+        f"declared simultaneous={ruleset.game.simultaneous}, seen: {kinds_seen}"
+    )
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_apply_checks_the_choices_before_the_game_plays_them(ruleset: Ruleset) -> None:
+    """One legal action from each decider and nothing else, or IllegalAction
+    and the state unchanged; once the game is over, nothing."""
+    state = ruleset.new_state(ruleset.seats[1], seed=3)
+    deciders = state.deciders()
+    good = {seat: state.legal_actions(seat)[0] for seat in deciders}
+    views = [state.observe(seat) for seat in range(state.num_seats)]
+    others = [seat for seat in range(state.num_seats) if seat not in deciders]
+    bad: list[dict[int, object]] = [{}, {**good, deciders[0]: object()}]
+    bad += [{**good, seat: good[deciders[0]]} for seat in others[:1]]
+    if len(deciders) > 1:
+        bad.append({seat: good[seat] for seat in deciders[1:]})
+    for choices in bad:
+        with pytest.raises(IllegalAction):
+            state.apply(choices)  # type: ignore[arg-type]
+        assert [state.observe(seat) for seat in range(state.num_seats)] == views
+    state.apply(good)
+    for _ in walk(state, random.Random(3)):
+        pass
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply({})
 
 
 def assert_same_fields(value: object, message: Message) -> None:
@@ -191,3 +294,40 @@ def test_resampling_really_moves_hidden_cards(ruleset: Ruleset) -> None:
             changed += 1
     assert tried >= 20
     assert changed >= tried // 2, f"resample_hidden changed hidden cards in {changed} of {tried}"
+
+
+MOVE, OUT_OF_TURN = 1.0, 0.25
+MATCH_TIME = TimeControl(move_seconds=MOVE, out_of_turn_seconds=OUT_OF_TURN)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_a_match_asks_each_seat_as_the_game_says_with_its_limit(ruleset: Ruleset) -> None:
+    """Through the match, every request carries its seat's decision kind as
+    `out_of_turn` / `simultaneous`, and an out-of-turn request the out-of-turn
+    limit (plus the bank), every other the move limit (plus the bank)."""
+    num_seats = ruleset.seats[1]
+    asked: list[tuple[pb.DecisionRequest, DecisionKind]] = []
+
+    def script(seat: int) -> ScriptedSeat:
+        rng = random.Random(seat)
+
+        def reply(request: pb.DecisionRequest) -> Reply:
+            # The match asks every decider before it applies anything.
+            asked.append((request, match.state.decision_kinds()[seat]))
+            return Reply(rng.randrange(len(request.legal_actions)), None, 0.001)
+
+        return ScriptedSeat(f"seat{seat}", reply)
+
+    seats = [script(seat) for seat in range(num_seats)]
+    match = Match(ruleset, seats, seed=11, time_control=MATCH_TIME)
+    asyncio.run(match.run())
+    assert asked and not any(record.faults for record in match.records)
+    for request, kind in asked:
+        assert request.out_of_turn == (kind is DecisionKind.OUT_OF_TURN)
+        assert request.simultaneous == (kind is DecisionKind.SIMULTANEOUS)
+    for seat_client in seats:
+        assert len(seat_client.limits) == len(seat_client.requests)
+        for request, limit in zip(seat_client.requests, seat_client.limits):
+            move = OUT_OF_TURN if request.out_of_turn else MOVE
+            assert limit == pytest.approx(move + request.time_bank_ms / 1000, abs=1e-3)
+            assert request.time_bank_ms == MATCH_TIME.bank_seconds * 1000

@@ -335,7 +335,7 @@ class OneSwap(random.Random):
         super().__init__(seed)
         self.reach = reach
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         if len(x) >= 2:
             i = self.randrange(min(len(x), self.reach))
             j = self.randrange(len(x) - 1)

@@ -547,7 +547,7 @@ def test_dealer_rotates_left_and_each_player_deals_once() -> None:
     assert len(result.hand_scores) == 3
     assert result.scores == tuple(sum(h[s] for h in result.hand_scores) for s in range(3))
     assert state.deciders() == () and state.legal_actions(0) == ()
-    assert state.in_turn() is None
+    assert state.decision_kinds() == {}
 
 
 def test_totals_accumulate_and_equal_totals_share_a_place() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from referee.cards import Card, make_deck, parse_cards, stack_deck
 from referee.games import parse_ruleset
-from referee.games.base import Event, GameError, IllegalAction
+from referee.games.base import DecisionKind, Event, GameError, IllegalAction
 from referee.games.indian_chief import (
     IndianChief,
     IndianChiefAction,
@@ -241,7 +241,7 @@ def test_other_seat_counts_are_refused(ruleset_id: str, seats: int) -> None:
 def test_every_player_chooses_at_once_and_nothing_shows_before_the_reveal() -> None:
     state = game(PLAIN[:3])
     assert state.deciders() == (0, 1, 2)
-    assert state.in_turn() is None
+    assert set(state.decision_kinds().values()) == {DecisionKind.SIMULTANEOUS}
     before = [obs(state, s) for s in range(3)]
     # Seat 0 has made up its mind, but nothing of it is stored before apply().
     action(state, 0, "Thief: 2♣")
