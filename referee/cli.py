@@ -9,7 +9,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import click
 from rich.console import Console
@@ -20,6 +20,16 @@ from referee.bots import BotLaunchError, BotSpec
 from referee.games import all_rulesets, parse_ruleset
 from referee.games.base import GameError, Ruleset
 from referee.keys import derive, key_from_seed, new_key
+from referee.log import (
+    DecisionEntry,
+    EventEntry,
+    ForfeitEntry,
+    GameEntry,
+    LaunchErrorEntry,
+    LogEntry,
+    ResultEntry,
+    to_json,
+)
 from referee.match import MatchResult, TimeControl
 from referee.sandbox import MODES, Confinement, SandboxError, probe
 from referee.session import Session
@@ -123,41 +133,40 @@ def name_seats(text: str, names: list[str]) -> str:
     return SEAT_MENTION.sub(named, safe_markup(text))
 
 
-def _event_line(entry: dict[str, Any], names: list[str], view: str) -> str | None:
-    audience = entry["audience"]
+def _event_line(entry: EventEntry, names: list[str], view: str) -> str | None:
+    audience = entry.audience
     if view == "public" and audience != "public":
         return None
-    if view not in ("public", "full") and audience != "public" and int(view) not in audience:
+    if view not in ("public", "full") and not entry.visible_to(int(view)):
         return None
-    text = name_seats(entry["text"], names)
-    if audience == "public":
+    text = name_seats(entry.text, names)
+    if isinstance(audience, str):
         return text
     to = ", ".join(_name(names[s]) for s in audience) or "referee"
     return f"[dim]to {to}:[/dim] {text}"
 
 
-def _printer(
-    console: Console, view: str, log_file: IO[str] | None
-) -> Callable[[dict[str, Any]], None]:
+def _printer(console: Console, view: str, log_file: IO[str] | None) -> Callable[[LogEntry], None]:
     names: list[str] = []
 
-    def on_log(entry: dict[str, Any]) -> None:
+    def on_log(entry: LogEntry) -> None:
         if log_file is not None:
-            log_file.write(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+            log_file.write(json.dumps(to_json(entry), ensure_ascii=False, sort_keys=True) + "\n")
         if view == "none":
             return
-        if entry["type"] == "game":
-            names[:] = entry["seats"]
-            title = f"{entry['ruleset']}, seed {entry['seed']}: " + " vs ".join(names)
+        if isinstance(entry, GameEntry):
+            names[:] = entry.seats
+            title = f"{entry.ruleset}, seed {entry.seed}: " + " vs ".join(names)
             console.rule(Text(safe_line(title)))
-        elif entry["type"] == "event":
+        elif isinstance(entry, EventEntry):
             line = _event_line(entry, names, view)
             if line is not None:
                 console.print(line, highlight=False, emoji=False)
-        elif entry["type"] == "decision" and "fault" in entry:
+        elif isinstance(entry, DecisionEntry) and entry.fault is not None:
+            detail = f" ({_name(entry.detail)})" if entry.detail else ""
             console.print(
-                f"[red]fault[/red] {_name(names[entry['seat']])}: {_name(entry['fault'])}, "
-                f"played {_name(repr(entry['action']))} instead",
+                f"[red]fault[/red] {_name(names[entry.seat])}: {_name(entry.fault)}{detail}, "
+                f"played {_name(repr(entry.action))} instead",
                 highlight=False,
                 emoji=False,
             )
@@ -329,7 +338,7 @@ async def _play(
     key: bytes,
     time_control: TimeControl,
     confinement: Confinement,
-    on_log: Callable[[dict[str, Any]], None],
+    on_log: Callable[[LogEntry], None],
     hidden: list[Path],
 ) -> MatchResult:
     async with Session(
@@ -446,16 +455,16 @@ def replay(database: Path, game: str | None, view: str) -> None:
     show = _printer(console, view, None)
     for entry in log:
         show(entry)
-        if entry["type"] == "launch_error":
-            message = safe_markup(entry["message"], one_line=True)
+        if isinstance(entry, LaunchErrorEntry):
+            message = safe_markup(entry.message, one_line=True)
             console.print(
                 f"[red]bot could not start[/red]: {message}", highlight=False, emoji=False
             )
-        if entry["type"] == "forfeit":
-            seat, faults = entry["seat"], entry["faults"]
-            console.print(f"[red]seat {seat} forfeits[/red] after {faults} faults")
-        if entry["type"] == "result":
-            console.print(f"scores {entry['scores']} places {entry['places']}", highlight=False)
+        if isinstance(entry, ForfeitEntry):
+            console.print(f"[red]seat {entry.seat} forfeits[/red] after {entry.faults} faults")
+        if isinstance(entry, ResultEntry):
+            scores, places = list(entry.scores), list(entry.places)
+            console.print(f"scores {scores} places {places}", highlight=False)
     if view == "full":
         for label, text in output.items():
             console.rule(Text(safe_line(f"output of {label}")))

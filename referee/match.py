@@ -14,11 +14,20 @@ import asyncio
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from referee import wire
 from referee.games.base import Action, DecisionKind, Event, GameState, Result, Ruleset
 from referee.keys import key_from_seed, seat_seeds
+from referee.log import (
+    CardFace,
+    DecisionEntry,
+    EventEntry,
+    ForfeitEntry,
+    GameEntry,
+    LogEntry,
+    ResultEntry,
+    StalledEntry,
+)
 from referee.seats import Fault, Reply, SeatClient
 from referee.v1 import referee_pb2 as pb
 
@@ -154,10 +163,10 @@ class MatchResult:
     seed: int
     result: Result
     seats: list[SeatRecord]
-    log: list[dict[str, Any]]
+    log: list[LogEntry]
 
 
-LogSink = Callable[[dict[str, Any]], None]
+LogSink = Callable[[LogEntry], None]
 
 
 def forfeits_last(result: Result, forfeited: Sequence[bool]) -> Result:
@@ -179,14 +188,11 @@ def forfeits_last(result: Result, forfeited: Sequence[bool]) -> Result:
     return replace(result, places=tuple(places))
 
 
-def card_json(card: Any) -> dict[str, Any]:
-    return {"id": card.id, "face": card.face}
-
-
-def audience_json(event: Event) -> str | list[int]:
+def audience_of(event: Event) -> str | tuple[int, ...]:
+    """How the log says who saw an event: "public", or the seats in order."""
     if event.audience is None:
         return "public"
-    return sorted(event.audience)
+    return tuple(sorted(event.audience))
 
 
 class Match:
@@ -225,7 +231,7 @@ class Match:
         self.penalties = penalties
         self.state: GameState = ruleset.new_state(len(seats), seed)
         self.records = [SeatRecord(s.name, bank_left=time_control.bank_seconds) for s in self.seats]
-        self.log: list[dict[str, Any]] = []
+        self.log: list[LogEntry] = []
         self._on_log = on_log
         self._default_rng = random.Random(f"{ruleset.id}/{seed}/defaults")
         self._next_request_id = 1
@@ -233,7 +239,7 @@ class Match:
 
     # -- log and events ---------------------------------------------------------
 
-    def _record(self, entry: dict[str, Any]) -> None:
+    def _record(self, entry: LogEntry) -> None:
         self.log.append(entry)
         if self._on_log is not None:
             self._on_log(entry)
@@ -244,15 +250,14 @@ class Match:
         for event in events:
             self._seq += 1
             self._record(
-                {
-                    "type": "event",
-                    "seq": self._seq,
-                    "kind": event.kind,
-                    "text": event.text,
-                    "seat": event.seat,
-                    "cards": [card_json(c) for c in event.cards],
-                    "audience": audience_json(event),
-                }
+                EventEntry(
+                    seq=self._seq,
+                    kind=event.kind,
+                    text=event.text,
+                    seat=event.seat,
+                    cards=tuple(CardFace(c.id, c.face) for c in event.cards),
+                    audience=audience_of(event),
+                )
             )
             message = wire.event_message(self._seq, event)
             for index, batch in enumerate(per_seat):
@@ -293,8 +298,9 @@ class Match:
 
     def _settle(
         self, seat_index: int, request: pb.DecisionRequest, reply: Reply
-    ) -> tuple[Action, Fault | None]:
-        """Turn a reply into the action played, charging time and faults."""
+    ) -> tuple[Action, Fault | None, str | None]:
+        """Turn a reply into the action played, charging time and faults; the
+        fault's detail says what was wrong."""
         record = self.records[seat_index]
         seat = self.seats[seat_index]
         actions = self.state.legal_actions(seat_index)
@@ -307,12 +313,17 @@ class Match:
             self.penalties,
         )
         if verdict.stalled:
-            self._record({"type": "stalled", "seat": seat_index})
+            self._record(StalledEntry(seat_index))
         if verdict.forfeited:
-            self._record({"type": "forfeit", "seat": seat_index, "faults": len(record.faults)})
+            self._record(ForfeitEntry(seat_index, len(record.faults)))
         if verdict.index is None:
-            return actions[self._default_rng.randrange(len(actions))], verdict.fault
-        return actions[verdict.index], None
+            detail = None
+            if verdict.fault is Fault.ILLEGAL:
+                detail = f"index {reply.index} of {len(actions)} legal actions"
+            elif verdict.fault is Fault.TIMEOUT:
+                detail = f"no answer within {request.deadline_ms} ms"
+            return actions[self._default_rng.randrange(len(actions))], verdict.fault, detail
+        return actions[verdict.index], None, None
 
     async def _decide_round(self) -> list[Event]:
         deciders = self.state.deciders()
@@ -322,17 +333,17 @@ class Match:
         choices: dict[int, Action] = {}
         for seat_index, reply in zip(deciders, replies):
             request, _ = requests[seat_index]
-            action, fault = self._settle(seat_index, request, reply)
+            action, fault, detail = self._settle(seat_index, request, reply)
             choices[seat_index] = action
-            entry: dict[str, Any] = {
-                "type": "decision",
-                "seat": seat_index,
-                "request_id": request.request_id,
-                "action": action.label,
-            }
-            if fault is not None:
-                entry["fault"] = fault.label
-            self._record(entry)
+            self._record(
+                DecisionEntry(
+                    seat=seat_index,
+                    request_id=request.request_id,
+                    action=action.label,
+                    fault=fault.label if fault is not None else None,
+                    detail=detail,
+                )
+            )
         return self.state.apply(choices)
 
     # -- the game ---------------------------------------------------------------
@@ -368,13 +379,7 @@ class Match:
 
     async def run(self) -> MatchResult:
         self._record(
-            {
-                "type": "game",
-                "game_id": self.game_id,
-                "ruleset": self.ruleset.id,
-                "seed": self.seed,
-                "seats": [s.name for s in self.seats],
-            }
+            GameEntry(self.game_id, self.ruleset.id, self.seed, tuple(s.name for s in self.seats))
         )
         for index, seat in enumerate(self.seats):
             seat.take_faults()  # left over from an earlier game
@@ -385,13 +390,12 @@ class Match:
             self._publish(await self._decide_round())
         result = forfeits_last(self.state.result(), [r.forfeited for r in self.records])
         self._record(
-            {
-                "type": "result",
-                "scores": list(result.scores),
-                "places": list(result.places),
-                "hands": [list(h) for h in result.hand_scores],
-                "faults": [rec.fault_counts() for rec in self.records],
-            }
+            ResultEntry(
+                scores=tuple(result.scores),
+                places=tuple(result.places),
+                hands=tuple(tuple(h) for h in result.hand_scores),
+                faults=tuple(rec.fault_counts() for rec in self.records),
+            )
         )
         end = self._game_end(result)
         for seat in self.seats:

@@ -22,6 +22,7 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.keys import new_key
+from referee.log import LogEntry, from_json, to_json
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
@@ -219,14 +220,17 @@ class Store:
         places: Sequence[int],
         hands: Sequence[Sequence[float]],
         teams: Sequence[Sequence[int]],
-        log: Sequence[dict[str, Any]],
+        log: Sequence[LogEntry],
         seats: Sequence[SeatRow],
         bot_output: dict[str, str],
         protections: dict[str, bool],
     ) -> None:
         """Store one finished game, all or nothing."""
         blob = zlib.compress(
-            "\n".join(json.dumps(e, ensure_ascii=False, sort_keys=True) for e in log).encode(), 6
+            "\n".join(
+                json.dumps(to_json(e), ensure_ascii=False, sort_keys=True) for e in log
+            ).encode(),
+            6,
         )
         with self._transaction():
             updated = self.db.execute(
@@ -305,13 +309,14 @@ class Store:
         done, total = self.db.execute("SELECT SUM(status='done'), COUNT(*) FROM games").fetchone()
         return int(done or 0), int(total or 0)
 
-    def log(self, key: str) -> list[dict[str, Any]]:
+    def log(self, key: str) -> list[LogEntry]:
         row = self.db.execute("SELECT log, status FROM games WHERE key = ?", (key,)).fetchone()
         if row is None:
             raise StoreError(f"no game {key!r} in {self.path}")
         if row[1] != "done":
             raise StoreError(f"game {key!r} has not been played yet")
-        return [json.loads(line) for line in zlib.decompress(row[0]).decode().splitlines()]
+        lines = zlib.decompress(row[0]).decode().splitlines()
+        return [from_json(json.loads(line)) for line in lines]
 
     def game_extras(self, key: str) -> tuple[dict[str, str], dict[str, bool]]:
         """What the bots printed during a game, and the protections it ran under."""

@@ -27,6 +27,7 @@ import pytest
 from referee import cgroups, sandbox
 from referee.bots import BotLaunchError, BotSpec, marked_processes
 from referee.games import parse_ruleset
+from referee.log import ResultEntry
 from referee.match import MatchResult, Penalties, TimeControl
 from referee.sandbox import Confinement, Limits, probe
 from referee.session import Session
@@ -124,7 +125,7 @@ def attack(
         return Outcome(result, markers, log_dir, uids)
 
     outcome = asyncio.run(go())
-    assert outcome.result.log[-1]["type"] == "result", "the game must finish"
+    assert isinstance(outcome.result.log[-1], ResultEntry), "the game must finish"
     if check_other:
         assert not outcome.other.faults, "the other seat must be unaffected"
     for marker in outcome.markers:

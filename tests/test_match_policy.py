@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from referee.games import parse_ruleset
+from referee.log import ResultEntry, StalledEntry
 from referee.match import Match, MatchResult, Penalties, SeatRecord, TimeControl
 from referee.seats import Fault, Reply, ScriptedSeat, answer
 from referee.v1 import referee_pb2 as pb
@@ -98,8 +99,8 @@ def test_a_stalled_seat_is_asked_nothing_more_and_plays_default_actions() -> Non
     )
     assert result.seats[0].fault_counts() == {"timeout": 2, "stalled": 1}
     assert len(mute.requests) == 2, "asked nothing after it stalled"
-    assert [e for e in result.log if e["type"] == "stalled"] == [{"type": "stalled", "seat": 0}]
-    assert result.log[-1]["type"] == "result"
+    assert [e for e in result.log if isinstance(e, StalledEntry)] == [StalledEntry(0)]
+    assert isinstance(result.log[-1], ResultEntry)
 
 
 def test_a_seat_that_forfeits_is_placed_last_whatever_its_score() -> None:

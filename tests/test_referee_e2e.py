@@ -23,6 +23,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from referee.bots import BotLaunchError, BotSpec
 from referee.games import parse_ruleset
+from referee.log import DecisionEntry, EventEntry, ResultEntry
 from referee.match import MatchResult, Penalties, TimeControl
 from referee.session import Session
 
@@ -68,7 +69,7 @@ def test_random_bots_play_a_whole_game() -> None:
     assert all(not r.faults for r in result.seats)
     assert sorted(result.result.places)[0] == 1
     assert len(result.result.hand_scores) == 3, "Thief is one hand per player"
-    assert result.log[-1]["type"] == "result"
+    assert isinstance(result.log[-1], ResultEntry)
     assert_all_gone(session)
 
 
@@ -78,8 +79,9 @@ def test_illegal_answers_are_faults_and_get_a_legal_action() -> None:
     assert illegal.faults and {f.label for f in illegal.faults} == {"illegal"}
     assert len(illegal.faults) == illegal.decisions
     assert not fine.faults
-    faults = [e for e in result.log if e["type"] == "decision" and e.get("fault")]
-    assert faults and all(e["seat"] == 0 for e in faults)
+    faults = [e for e in result.log if isinstance(e, DecisionEntry) and e.fault]
+    assert faults and all(e.seat == 0 for e in faults)
+    assert all(e.detail and e.detail.startswith("index ") for e in faults), "says what was wrong"
     assert_all_gone(session)
 
 
@@ -112,12 +114,10 @@ def test_a_bot_that_dies_gets_default_actions_to_the_end() -> None:
     dead, fine = result.seats
     assert dead.faults == [dead.faults[0]] and dead.faults[0].label == "crashed"
     assert dead.crashed
-    crashed_moves = [
-        e for e in result.log if e["type"] == "decision" and e.get("fault") == "crashed"
-    ]
+    crashed_moves = [e for e in result.log if isinstance(e, DecisionEntry) and e.fault == "crashed"]
     assert len(crashed_moves) == dead.decisions - 2
     assert not fine.faults
-    assert result.log[-1]["type"] == "result"
+    assert isinstance(result.log[-1], ResultEntry)
     assert_all_gone(session)
 
 
@@ -159,18 +159,14 @@ def test_each_seat_receives_only_what_it_may_see(tmp_path: Path) -> None:
         starts = [m["gameStart"] for m in got if "gameStart" in m]
         assert starts[0].get("seat", 0) == seat
         got_seqs = [int(e["seq"]) for m in got if "events" in m for e in m["events"]["events"]]
-        allowed = [
-            e["seq"]
-            for e in full_log
-            if e["type"] == "event" and (e["audience"] == "public" or seat in e["audience"])
-        ]
+        allowed = [e.seq for e in full_log if isinstance(e, EventEntry) and e.visible_to(seat)]
         assert got_seqs == allowed, f"seat {seat} got events it may not see, or missed some"
         # No message may name a card the seat was never shown in an event it may see.
         shown = {
-            c["id"]
+            c.id
             for e in full_log
-            if e["type"] == "event" and e["seq"] in set(allowed)
-            for c in e["cards"]
+            if isinstance(e, EventEntry) and e.seq in set(allowed)
+            for c in e.cards
         }
         named = set(card_ids(got))
         assert named, "the recording bot saw no cards at all"
@@ -251,10 +247,10 @@ def test_simultaneous_decisions_are_asked_at_once_and_revealed_together(tmp_path
     result = asyncio.run(go())
     log = result.log
     # Each round: all three seats decide, then the melds are revealed in events.
-    first_round = [e for e in log if e["type"] == "decision"][:3]
-    assert sorted(e["seat"] for e in first_round) == [0, 1, 2]
+    first_round = [e for e in log if isinstance(e, DecisionEntry)][:3]
+    assert sorted(e.seat for e in first_round) == [0, 1, 2]
     start = log.index(first_round[0])
-    assert all(e["type"] == "decision" for e in log[start : start + 3])
+    assert all(isinstance(e, DecisionEntry) for e in log[start : start + 3])
     for record in records:
         requests = [
             m["decisionRequest"] for m in messages(tmp_path, record) if "decisionRequest" in m
@@ -266,5 +262,5 @@ def test_simultaneous_decisions_are_asked_at_once_and_revealed_together(tmp_path
         first_request = next(i for i, m in enumerate(got) if "decisionRequest" in m)
         after = [m for m in got[first_request + 1 :] if "events" in m]
         first_seq = int(after[0]["events"]["events"][0]["seq"])
-        reveal_seq = min(e["seq"] for e in log[start + 3 :] if e["type"] == "event")
+        reveal_seq = min(e.seq for e in log[start + 3 :] if isinstance(e, EventEntry))
         assert first_seq >= reveal_seq

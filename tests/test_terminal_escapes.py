@@ -24,6 +24,7 @@ from types import SimpleNamespace
 import pytest
 from rich.console import Console
 
+from referee.log import EventEntry
 from referee.terminal import safe, safe_line, safe_markup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,7 +154,7 @@ def test_event_lines_show_hostile_names_as_text() -> None:
     from referee.cli import _event_line
 
     names = ["[/]\x1b]0;t\x07:zap:\u202e", "random"]
-    entry = {"type": "event", "audience": [0], "text": "seat 0 steals [x] from seat 1"}
+    entry = EventEntry(1, "steal", "seat 0 steals [x] from seat 1", 0, (), (0,))
     line = _event_line(entry, names, "full")
     assert line is not None
     out = StringIO()

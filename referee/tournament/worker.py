@@ -18,6 +18,7 @@ from typing import Any
 
 from referee.bots import BotLaunchError, BotSpec
 from referee.games import parse_ruleset
+from referee.log import LaunchErrorEntry, LogEntry
 from referee.match import Match
 from referee.seats import SeatClient
 from referee.session import AbsentSeat, BotPool
@@ -37,7 +38,7 @@ class GameOutcome:
     places: tuple[int, ...]
     hands: tuple[tuple[float, ...], ...]
     teams: tuple[tuple[int, ...], ...]
-    log: list[dict[str, Any]]
+    log: list[LogEntry]
     seats: list[SeatRow]
     bot_output: dict[str, str]
     protections: dict[str, bool]
@@ -126,7 +127,7 @@ async def play_scheduled(
 ) -> GameOutcome:
     """Play one scheduled game; a bot that cannot start plays default actions."""
     seats: list[SeatClient] = []
-    launch_errors: list[dict[str, Any]] = []
+    launch_errors: list[LogEntry] = []
     for index, label in enumerate(game.seats):
         entry = config.bot(base_name(label))
         spec = bot_spec(config, entry, label)
@@ -134,7 +135,7 @@ async def play_scheduled(
             seats.append(await pool.seat(label, spec, label, deal=game.deal_id))
         except BotLaunchError as error:
             seats.append(AbsentSeat(label, str(error)))
-            launch_errors.append({"type": "launch_error", "seat": index, "message": str(error)})
+            launch_errors.append(LaunchErrorEntry(index, str(error)))
     match = Match(
         parse_ruleset(game.ruleset),
         seats,
