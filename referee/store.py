@@ -83,6 +83,22 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class FinishedGame:
+    """One finished game, whole: what a worker sends back (picklable) and
+    the store keeps, all or nothing."""
+
+    key: str
+    scores: tuple[float, ...]
+    places: tuple[int, ...]
+    hands: tuple[tuple[float, ...], ...]
+    teams: tuple[tuple[int, ...], ...]
+    log: list[LogEntry]
+    seats: list[SeatRow]
+    bot_output: dict[str, str]
+    protections: dict[str, bool]
+
+
+@dataclass(frozen=True)
 class GameRow:
     key: str
     position: int
@@ -213,19 +229,11 @@ class Store:
     def finished_keys(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT key FROM games WHERE status = 'done'")}
 
-    def record(
-        self,
-        key: str,
-        scores: Sequence[float],
-        places: Sequence[int],
-        hands: Sequence[Sequence[float]],
-        teams: Sequence[Sequence[int]],
-        log: Sequence[LogEntry],
-        seats: Sequence[SeatRow],
-        bot_output: dict[str, str],
-        protections: dict[str, bool],
-    ) -> None:
+    def record(self, game: FinishedGame) -> None:
         """Store one finished game, all or nothing."""
+        key, scores, places, hands = game.key, game.scores, game.places, game.hands
+        teams, log, seats = game.teams, game.log, game.seats
+        bot_output, protections = game.bot_output, game.protections
         blob = zlib.compress(
             "\n".join(
                 json.dumps(to_json(e), ensure_ascii=False, sort_keys=True) for e in log

@@ -20,9 +20,9 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from referee.store import FinishedGame
 from referee.terminal import safe_line
 from referee.tournament.runner import Plan
-from referee.tournament.worker import GameOutcome
 
 QUIET_INTERVAL = 10.0
 
@@ -41,7 +41,7 @@ class Leaderboard:
     def __init__(self) -> None:
         self.events: dict[str, dict[str, _Tally]] = defaultdict(lambda: defaultdict(_Tally))
 
-    def add(self, outcome: GameOutcome) -> None:
+    def add(self, outcome: FinishedGame) -> None:
         event = outcome.key.split("/", 1)[0]
         firsts = sum(1 for s in outcome.seats if s.place == 1)
         for seat in outcome.seats:
@@ -101,7 +101,7 @@ class LiveProgress:
     def _view(self) -> Group:
         return Group(self.bar, self.board.table())
 
-    def game_done(self, outcome: GameOutcome) -> None:
+    def game_done(self, outcome: FinishedGame) -> None:
         self.played += 1
         self.board.add(outcome)
         rate = self.played / max(time.monotonic() - self.started, 1e-9)
@@ -125,7 +125,7 @@ class QuietProgress:
         self.total, self.done = plan.total, plan.done
         self.started = self.last = time.monotonic()
 
-    def game_done(self, outcome: GameOutcome) -> None:
+    def game_done(self, outcome: FinishedGame) -> None:
         self.done += 1
         self.played += 1
         now = time.monotonic()

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.errors import RefereeError
-from referee.store import Store
+from referee.store import FinishedGame, Store
 from referee.tournament.config import TournamentConfig
 from referee.tournament.schedule import ScheduledGame, schedule
-from referee.tournament.worker import GameOutcome, WorkerFailure, worker_main
+from referee.tournament.worker import WorkerFailure, worker_main
 
 
 class TournamentError(RefereeError):
@@ -38,7 +38,7 @@ class Progress(Protocol):
 
     def start(self, plan: Plan) -> None: ...
 
-    def game_done(self, outcome: GameOutcome) -> None: ...
+    def game_done(self, outcome: FinishedGame) -> None: ...
 
     def finish(self) -> None: ...
 
@@ -108,18 +108,8 @@ def _play(config: TournamentConfig, store: Store, the_plan: Plan, progress: Prog
             if isinstance(item, WorkerFailure):
                 failures.append(f"worker {item.worker}: {item.message}")
                 continue
-            outcome: GameOutcome = item
-            store.record(
-                outcome.key,
-                outcome.scores,
-                outcome.places,
-                outcome.hands,
-                outcome.teams,
-                outcome.log,
-                outcome.seats,
-                outcome.bot_output,
-                outcome.protections,
-            )
+            outcome: FinishedGame = item
+            store.record(outcome)
             received += 1
             progress.game_done(outcome)
     finally:

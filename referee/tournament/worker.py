@@ -22,26 +22,11 @@ from referee.log import LaunchErrorEntry, LogEntry
 from referee.match import Match
 from referee.seats import SeatClient
 from referee.session import AbsentSeat, BotPool
-from referee.store import SeatRow
+from referee.store import FinishedGame, SeatRow
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.schedule import ScheduledGame, base_name
 
 PR_SET_PDEATHSIG = 1
-
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """What a worker sends back for one game (picklable)."""
-
-    key: str
-    scores: tuple[float, ...]
-    places: tuple[int, ...]
-    hands: tuple[tuple[float, ...], ...]
-    teams: tuple[tuple[int, ...], ...]
-    log: list[LogEntry]
-    seats: list[SeatRow]
-    bot_output: dict[str, str]
-    protections: dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -124,7 +109,7 @@ def bot_homes(config: TournamentConfig) -> set[Path]:
 
 async def play_scheduled(
     pool: BotPool, config: TournamentConfig, game: ScheduledGame
-) -> GameOutcome:
+) -> FinishedGame:
     """Play one scheduled game; a bot that cannot start plays default actions."""
     seats: list[SeatClient] = []
     launch_errors: list[LogEntry] = []
@@ -164,7 +149,7 @@ async def play_scheduled(
         )
         for i, (label, record) in enumerate(zip(game.seats, result.seats))
     ]
-    return GameOutcome(
+    return FinishedGame(
         key=game.key,
         scores=result.result.scores,
         places=result.result.places,
