@@ -90,8 +90,12 @@ Decisions of this engine where both texts are silent:
 - A steal never targets the thief themself. A steal victim always holds cards (the
   hand would have ended otherwise). A stolen card goes into the thief's hand; a
   face-up card so taken stays known to everyone until it leaves that hand, a random
-  hand card only to the thief and the victim. Face-up steals are offered once per
-  distinct face of the victim's row.
+  hand card only to the thief and the victim. A random steal also ends every other
+  seat's knowledge of the cards in the victim's hand (a face-up card stolen into it
+  earlier, or a card it got by a random steal): they cannot tell whether it was the
+  card taken. Only the victim, and the thief if it knew the card, know where it is;
+  so what the other seats are shown does not depend on the card the Chance drew.
+  Face-up steals are offered once per distinct face of the victim's row.
 - After a spade bank, the other players are asked in turn from the banker's left; each
   sees the earlier steals. If the banker's hand empties, the hand ends at once.
 - The turn cap counts turns started in the hand; the turn that would exceed it is not
@@ -745,6 +749,15 @@ class LifeState(GameState):
             events.append(public("steal", text, thief, (card,)))
         else:
             hand = self.hands[victim]
+            # Whichever card is taken, no seat but the thief and the victim can tell
+            # where the cards it knew in the victim's hand are now: the victim's hand
+            # or the thief's. Forget that knowledge before the draw, so that what the
+            # others are shown does not depend on the card drawn (see the rulings).
+            for held in hand:
+                if held in self.known:
+                    who = self.known[held]
+                    knew = who is None or thief in who
+                    self.known[held] = frozenset({thief, victim} if knew else {victim})
             card = hand[self.chance.choice(len(hand))]
             self._take_from_hand(victim, card)
             self.known[card] = frozenset({thief, victim})

@@ -28,10 +28,11 @@ differ. The cut is the earlier of:
 - the first round in which a replayed label is not legal in S' (a different
   action is played, and that is public): everything the observer received
   before that round's outcome is compared, that round's deciders included;
-- the first message to the observer in which an event reveals different cards
-  (the first differing event of the message is about the same seat, or none, in
-  both games and shows cards in both, different ones: e.g. the observer's own
-  draw, a public turn-up, or a card played automatically): the messages before
+- the first message to the observer in which an event reveals where cards are
+  (the first differing event of the message shows cards in at least one game:
+  e.g. the observer's own draw, a public turn-up, a card played automatically,
+  an ace sweep naming another seat, a forced lay against "lays nothing"; a
+  difference that shows no card is what a leak looks like): the messages before
   it and the events before it in that message are compared, and the deciders of
   every round up to the one that sent it.
 
@@ -62,16 +63,7 @@ IDS = [r.id for r in RULESETS]
 PAIRS = int(os.environ.get("EVENT_STREAM_PAIRS", "200"))  # deal pairs per ruleset
 TIME_CONTROL = TimeControl(move_seconds=60.0, bank_seconds=60.0)
 
-# Life is being reworked in parallel; its leaks are that work's to fix. Found so
-# far (pairs started mid-game): a random steal changes another seat's `known_hand`
-# in the observer's observation with no event to tell it, and an automatic "lays
-# nothing" stands where the other deal lays cards.
-XFAIL: dict[str, str] = {
-    # 1 pair in 200: after a random steal, another seat's known_hand differs in
-    # the observer's next request with no event between (a resample_hidden or
-    # known-card bookkeeping gap); issue 11 is open on it.
-    "life": "known_hand differs after a random steal in about 1 pair in 200",
-}
+XFAIL: dict[str, str] = {}
 
 
 class StopReplay(Exception):
@@ -268,10 +260,12 @@ class Verdict:
 
 
 def reveals_cards(x: Entry, y: Entry) -> bool:
-    """Two events about the same seat (or none) that show different cards: a card
-    reveal, whatever the kind and text say about the cards (a capture against a
-    plain play of a different card)."""
-    return x[2] == y[2] and bool(x[3]) and bool(y[3]) and x[3] != y[3]
+    """Two differing events of which at least one shows cards: a public
+    reveal of where cards are (a capture against a plain play of another
+    card, an ace sweep naming another seat, a forced lay against "lays
+    nothing"). Differences that show no card at all are what leaks look
+    like ("cannot re-capture" against "declines"), and those are never a cut."""
+    return (bool(x[3]) or bool(y[3])) and x != y
 
 
 def compare(observer: int, a: Game, b: Game) -> Verdict:

@@ -21,7 +21,7 @@ from typing import cast
 
 import pytest
 
-from referee.cards import Card, make_deck, parse_cards, stack_deck
+from referee.cards import Card, Chance, make_deck, parse_cards, stack_deck
 from referee.games import parse_ruleset
 from referee.games.base import Event, GameError, IllegalAction
 from referee.games.life import (
@@ -450,6 +450,38 @@ def test_without_face_up_cards_a_steal_takes_a_random_hand_card() -> None:
     assert not any(taken.face in t for t in texts(events))
     # Only the thief and the victim know where it went.
     assert obs(state, 1).players[0].known_hand == ()
+
+
+def test_a_random_steal_ends_what_the_others_knew_of_the_victims_hand() -> None:
+    # Seat 0 banks 4♥ 6♥ and steals 3♦ from seat 1's row: everyone knows it is in
+    # seat 0's hand. Seat 1 then banks K♣ and steals a random card from seat 0's hand.
+    hands = ["4h 6h 2s 3s 4s 5s 7c", "2d 3d Kc 4d 5d 6d 7d", "9c 10c Jc Qc 8d 10d Jd"]
+    state, _ = start(hands, "9h 9d 8h 2h 7h 8c")
+    play(state, "lay 4♥")
+    play(state, "lay 2♦ 3♦")
+    play(state, "lay 6♥")  # seat 2 turned 8♥ and drew 2♥ before
+    play(state, "steal 3♦ from seat 1")
+    assert faces(obs(state, 2).players[0].known_hand) == "3♦" and row(state, 0) == ""
+    play(state, "lay K♣")
+    steal = find(state, 1, "steal a random card from seat 0's hand")
+    # Seat 2 cannot tell whether the 3♦ was the card taken: whichever card the
+    # Chance draws, seat 2 is shown the same, and no longer the 3♦ in either hand.
+    views = set()
+    taken = set()
+    for seed in range(40):
+        copy = state.clone()
+        copy.chance = Chance(seed)
+        events = copy.apply({1: steal})
+        (secret,) = [e for e in events if e.kind == "steal_hand"]
+        taken.add(secret.cards[0].face)
+        view = obs(copy, 2)
+        views.add(view)
+        assert all(p.known_hand == () for p in view.players[:2])
+        # The thief knows where the 3♦ is, taken or not: a resample for it keeps it.
+        mine = copy.resample_hidden(1, random.Random(seed))
+        assert ("3♦" in hand(mine, 0)) == ("3♦" in hand(copy, 0))
+    assert "3♦" in taken and len(taken) > 1  # both cases were played
+    assert len(views) == 1
 
 
 def test_a_steal_may_be_declined() -> None:
