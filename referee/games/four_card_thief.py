@@ -85,9 +85,8 @@ Decisions of this engine where both texts are silent:
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
@@ -100,11 +99,18 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     Result,
     places_from_scores,
-    private,
     public,
+)
+from referee.games.parts import (
+    CardGameState,
+    announce_deal,
+    deal_round_robin,
+    draw_first_dealer,
+    draw_from_stock,
+    faces,
+    rank_then_id,
 )
 
 HAND_SIZE = 4
@@ -127,21 +133,12 @@ def card_points(card: Card) -> int:
     return POINTS[card.rank]
 
 
-def faces(cards: Iterable[Card]) -> str:
-    return " ".join(c.face for c in cards)
-
-
 def is_protected(cards: list[Card] | tuple[Card, ...]) -> bool:
     """A set of exactly four natural cards of one rank, which can never be stolen."""
     if len(cards) != 4:
         return False
     rank = cards[0].rank
     return rank is not Rank.JOKER and all(c.rank is rank for c in cards)
-
-
-def _hand_key(card: Card) -> tuple[int, int]:
-    """Hands stay sorted by rank then id, so the first card of a rank is its lowest id."""
-    return (card.rank, card.id)
 
 
 # --------------------------------------------------------------------------- wire types
@@ -218,7 +215,7 @@ class FourCardThiefObservation:
 # --------------------------------------------------------------------------- state
 
 
-class FourCardThiefState(GameState):
+class FourCardThiefState(CardGameState):
     """A game of Four Card Thief in progress. The stock keeps its top card LAST."""
 
     def __init__(self, num_seats: int, chance: Chance) -> None:
@@ -251,30 +248,7 @@ class FourCardThiefState(GameState):
         self._opening = events
 
     def _draw_first_dealer(self) -> list[Event]:
-        deck = self.chance.shuffled(DECK)
-        pos = 0
-        contenders = list(range(self.num_seats))
-        events: list[Event] = []
-        while len(contenders) > 1:
-            if pos + len(contenders) > len(deck):
-                events.append(
-                    public("dealer_tie", "the draw deck ran out; the lowest tied seat deals")
-                )
-                break
-            drawn = dict(zip(contenders, deck[pos : pos + len(contenders)], strict=True))
-            pos += len(contenders)
-            for seat, card in drawn.items():
-                text = f"seat {seat} draws {card.face} for the deal"
-                events.append(public("dealer_draw", text, seat, (card,)))
-            best = max(c.rank for c in drawn.values())
-            contenders = [s for s in contenders if drawn[s].rank == best]
-            if len(contenders) > 1:
-                tied = ", ".join(f"seat {s}" for s in contenders)
-                events.append(public("dealer_tie", f"{tied} tie with {best.symbol} and draw again"))
-        self.first_dealer = contenders[0]
-        events.append(
-            public("first_dealer", f"seat {self.first_dealer} deals first", contenders[0])
-        )
+        self.first_dealer, events = draw_first_dealer(self.chance.shuffled(DECK), self.num_seats)
         return events
 
     def _start_hand(self, dealer: int, events: list[Event]) -> None:
@@ -291,17 +265,9 @@ class FourCardThiefState(GameState):
                 dealer,
             )
         )
-        pos = 0
-        for _ in range(HAND_SIZE):
-            for k in range(1, n + 1):
-                self.hands[(dealer + k) % n].append(order[pos])
-                pos += 1
-        for k in range(1, n + 1):
-            seat = (dealer + k) % n
-            self.hands[seat].sort(key=_hand_key)
-            dealt = self.hands[seat]
-            events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
-            events.append(public("deal_count", f"seat {seat} is dealt {HAND_SIZE} cards", seat))
+        seats = [(dealer + k) % n for k in range(1, n + 1)]
+        pos = deal_round_robin(order, self.hands, seats, HAND_SIZE)
+        announce_deal(self.hands, seats, rank_then_id, events)
         self.layout = list(order[pos : pos + LAYOUT_SIZE])
         self.stock = order[pos + LAYOUT_SIZE :][::-1]
         events.append(
@@ -474,18 +440,7 @@ class FourCardThiefState(GameState):
 
     def _draw(self, seat: int, wanted: int, events: list[Event]) -> None:
         """Draw up to `wanted` cards while the stock lasts (its top is its last item)."""
-        count = min(wanted, len(self.stock))
-        if count <= 0:
-            return
-        hand = self.hands[seat]
-        drawn = [self.stock.pop() for _ in range(count)]
-        hand.extend(drawn)
-        hand.sort(key=_hand_key)
-        events.append(private([seat], "draw", f"you draw {faces(drawn)}", seat, drawn))
-        what = "a card" if count == 1 else f"{count} cards"
-        events.append(public("draw_count", f"seat {seat} draws {what}", seat))
-        if not self.stock:
-            events.append(public("stock_empty", "the stock is empty: the hand ends with this turn"))
+        draw_from_stock(seat, self.hands[seat], self.stock, wanted, rank_then_id, events)
 
     # ------------------------------------------------------------------ views
 
@@ -538,22 +493,17 @@ class FourCardThiefState(GameState):
         cards.extend(self.stock)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> FourCardThiefState:
         """A fast exact copy (cards are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.hands = [list(h) for h in self.hands]
         new.piles = [[list(s) for s in p] for p in self.piles]
         new.layout = list(self.layout)
         new.stock = list(self.stock)
         new.totals = list(self.totals)
         new.hand_scores = list(self.hand_scores)
-        new._opening = list(self._opening)
         return new
 
     def resample_hidden(self, seat: int, rng: random.Random) -> FourCardThiefState:
@@ -565,7 +515,7 @@ class FourCardThiefState(GameState):
         pos = 0
         for s in others:
             size = len(new.hands[s])
-            new.hands[s] = sorted(pool[pos : pos + size], key=_hand_key)
+            new.hands[s] = sorted(pool[pos : pos + size], key=rank_then_id)
             pos += size
         new.stock = pool[pos:]
         new._legal = None

@@ -79,9 +79,8 @@ Decisions of this engine where both texts are silent:
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -94,13 +93,13 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     OptionSpec,
     Result,
     places_from_scores,
     private,
     public,
 )
+from referee.games.parts import CardGameState, announce_deal, faces, rank_then_id
 
 HAND_SIZE = 4
 PLAY_PILE_START = 4
@@ -120,15 +119,6 @@ POINTS: dict[Rank, int] = {
 def card_points(card: Card) -> int:
     """The score of one captured card."""
     return POINTS[card.rank]
-
-
-def faces(cards: Iterable[Card]) -> str:
-    return " ".join(c.face for c in cards)
-
-
-def _hand_key(card: Card) -> tuple[int, int]:
-    """Hands stay sorted by rank then id, so the first card of a rank is its lowest id."""
-    return (card.rank, card.id)
 
 
 # --------------------------------------------------------------------------- wire types
@@ -218,7 +208,7 @@ class GharatObservation:
 # --------------------------------------------------------------------------- state
 
 
-class GharatState(GameState):
+class GharatState(CardGameState):
     """A game of Ghârat in progress. Piles and the stock keep their top card LAST."""
 
     def __init__(self, num_seats: int, chance: Chance, target: int, partnerships: bool) -> None:
@@ -281,11 +271,7 @@ class GharatState(GameState):
             for seat in order:
                 if self.stock:
                     self.hands[seat].append(self.stock.pop())
-        for seat in order:
-            self.hands[seat].sort(key=_hand_key)
-            dealt = self.hands[seat]
-            events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
-            events.append(public("deal_count", f"seat {seat} is dealt {len(dealt)} cards", seat))
+        announce_deal(self.hands, order, rank_then_id, events)
         if not self.stock:
             events.append(public("stock_empty", "the stock is empty: the last cards of the hand"))
 
@@ -502,22 +488,17 @@ class GharatState(GameState):
         cards.extend(self.stock)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> GharatState:
         """A fast exact copy (cards are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.hands = [list(h) for h in self.hands]
         new.piles = [list(p) for p in self.piles]
         new.play_pile = list(self.play_pile)
         new.stock = list(self.stock)
         new.totals = list(self.totals)
         new.hand_scores = list(self.hand_scores)
-        new._opening = list(self._opening)
         return new
 
     def resample_hidden(self, seat: int, rng: random.Random) -> GharatState:
@@ -530,7 +511,7 @@ class GharatState(GameState):
         pos = 0
         for s in others:
             size = len(new.hands[s])
-            new.hands[s] = sorted(pool[pos : pos + size], key=_hand_key)
+            new.hands[s] = sorted(pool[pos : pos + size], key=rank_then_id)
             pos += size
         new.play_pile[: new.buried] = pool[pos : pos + len(buried)]
         pos += len(buried)

@@ -78,7 +78,6 @@ Decisions of this engine where both texts are silent:
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -95,13 +94,13 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     OptionSpec,
     Result,
     places_from_scores,
     private,
     public,
 )
+from referee.games.parts import CardGameState, announce_deal, deal_round_robin
 
 HAND_SIZE = 8
 ROUNDS = 7
@@ -417,7 +416,7 @@ def score_meld(meld: IndianChiefMeld, cards: Sequence[Card], others: Sequence[Ca
 # --------------------------------------------------------------------------- state
 
 
-class IndianChiefState(GameState):
+class IndianChiefState(CardGameState):
     """A game of Indian Chief in progress. The stock keeps its top card LAST."""
 
     def __init__(self, num_seats: int, chance: Chance, decks: int) -> None:
@@ -451,17 +450,9 @@ class IndianChiefState(GameState):
         deck_text = "one deck" if self.decks == 1 else "two decks"
         events.append(public("game_start", f"Indian Chief for {n} players with {deck_text}"))
         order = self.chance.shuffled(self.deck)
-        pos = 0
-        for _ in range(HAND_SIZE):
-            for seat in range(n):
-                self.hands[seat].append(order[pos])
-                pos += 1
+        pos = deal_round_robin(order, self.hands, range(n), HAND_SIZE)
         self.stock = order[pos:][::-1]
-        for seat in range(n):
-            self.hands[seat].sort(key=_hand_key)
-            dealt = self.hands[seat]
-            events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
-            events.append(public("deal_count", f"seat {seat} is dealt {HAND_SIZE} cards", seat))
+        announce_deal(self.hands, range(n), _hand_key, events)
         self._start_round(events)
         self._opening = events
 
@@ -772,15 +763,11 @@ class IndianChiefState(GameState):
         cards.extend(self.stock)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> IndianChiefState:
         """A fast exact copy (cards and actions are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.hands = [list(h) for h in self.hands]
         new.stock = list(self.stock)
         new.made = [list(m) for m in self.made]
@@ -791,7 +778,6 @@ class IndianChiefState(GameState):
         new.table = [list(t) for t in self.table]
         new.known = [list(k) for k in self.known]
         new.groups = [list(g) for g in self.groups]
-        new._opening = list(self._opening)
         new._legal = dict(self._legal)
         return new
 

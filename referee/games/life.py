@@ -113,7 +113,6 @@ Decisions of this engine where both texts are silent:
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -127,13 +126,13 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     OptionSpec,
     Result,
     places_from_scores,
     private,
     public,
 )
+from referee.games.parts import CardGameState, announce_deal, deal_round_robin, faces
 
 HAND_SIZE = 7
 MAX_HANDS = 40
@@ -149,10 +148,6 @@ def card_value(card: Card) -> int:
     if card.rank is Rank.JOKER:
         return 0
     return min(int(card.rank), 10)
-
-
-def faces(cards: Iterable[Card]) -> str:
-    return " ".join([c.face for c in cards])
 
 
 def _hand_key(card: Card) -> tuple[int, int, int]:
@@ -328,7 +323,7 @@ def _fmt(points: float) -> str:
 # --------------------------------------------------------------------------- state
 
 
-class LifeState(GameState):
+class LifeState(CardGameState):
     """A game of Life in progress. The deck keeps its top card LAST (O(1) turns)."""
 
     def __init__(
@@ -427,18 +422,10 @@ class LifeState(GameState):
         order = self.chance.shuffled(pool)
         self.hands = [[] for _ in range(n)]
         self.known = {}
-        pos = 0
-        for _ in range(HAND_SIZE):
-            for k in range(1, n + 1):
-                self.hands[(dealer + k) % n].append(order[pos])
-                pos += 1
+        seats = [(dealer + k) % n for k in range(1, n + 1)]
+        pos = deal_round_robin(order, self.hands, seats, HAND_SIZE)
         self.deck = order[pos:][::-1]
-        for k in range(1, n + 1):
-            seat = (dealer + k) % n
-            self.hands[seat].sort(key=_hand_key)
-            dealt = self.hands[seat]
-            events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
-            events.append(public("deal_count", f"seat {seat} is dealt {HAND_SIZE} cards", seat))
+        announce_deal(self.hands, seats, _hand_key, events)
 
     def _apply_suits(self, choices: Mapping[int, LifeAction], events: list[Event]) -> None:
         for seat in range(self.num_seats):
@@ -959,15 +946,11 @@ class LifeState(GameState):
         cards.extend(self.removed)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> LifeState:
         """A fast exact copy (cards and actions are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.suits = list(self.suits)
         new.hands = [list(h) for h in self.hands]
         new.rows = [list(r) for r in self.rows]
@@ -980,7 +963,6 @@ class LifeState(GameState):
         new.picked = list(self.picked)
         new.totals2 = list(self.totals2)
         new.hand_scores = list(self.hand_scores)
-        new._opening = list(self._opening)
         new._legal = dict(self._legal)
         return new
 

@@ -101,7 +101,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
@@ -114,11 +114,18 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     Result,
     places_from_scores,
-    private,
     public,
+)
+from referee.games.parts import (
+    CardGameState,
+    announce_deal,
+    deal_round_robin,
+    draw_first_dealer,
+    draw_from_stock,
+    faces,
+    rank_then_id,
 )
 
 HAND_SIZE = 3
@@ -140,15 +147,6 @@ POINTS: dict[Rank, int] = {
 def card_points(card: Card) -> int:
     """The score of one capture-pile card."""
     return POINTS[card.rank]
-
-
-def faces(cards: Iterable[Card]) -> str:
-    return " ".join(c.face for c in cards)
-
-
-def _hand_key(card: Card) -> tuple[int, int]:
-    """Hands stay sorted by rank then id, so the first card of a rank is its lowest id."""
-    return (card.rank, card.id)
 
 
 # --------------------------------------------------------------------------- wire types
@@ -255,7 +253,7 @@ class _Dispute:
     challenger: int
 
 
-class ThiefState(GameState):
+class ThiefState(CardGameState):
     """A game of Thief in progress. The stock list keeps its top card LAST (O(1) draws)."""
 
     def __init__(self, num_seats: int, chance: Chance) -> None:
@@ -290,30 +288,7 @@ class ThiefState(GameState):
         self._opening = events
 
     def _draw_first_dealer(self) -> list[Event]:
-        deck = self.chance.shuffled(DECK)
-        pos = 0
-        contenders = list(range(self.num_seats))
-        events: list[Event] = []
-        while len(contenders) > 1:
-            if pos + len(contenders) > len(deck):
-                events.append(
-                    public("dealer_tie", "the draw deck ran out; the lowest tied seat deals")
-                )
-                break
-            drawn = dict(zip(contenders, deck[pos : pos + len(contenders)], strict=True))
-            pos += len(contenders)
-            for seat, card in drawn.items():
-                text = f"seat {seat} draws {card.face} for the deal"
-                events.append(public("dealer_draw", text, seat, (card,)))
-            best = max(c.rank for c in drawn.values())
-            contenders = [s for s in contenders if drawn[s].rank == best]
-            if len(contenders) > 1:
-                tied = ", ".join(f"seat {s}" for s in contenders)
-                events.append(public("dealer_tie", f"{tied} tie with {best.symbol} and draw again"))
-        self.first_dealer = contenders[0]
-        events.append(
-            public("first_dealer", f"seat {self.first_dealer} deals first", contenders[0])
-        )
+        self.first_dealer, events = draw_first_dealer(self.chance.shuffled(DECK), self.num_seats)
         return events
 
     def _start_hand(self, dealer: int, events: list[Event]) -> None:
@@ -330,17 +305,9 @@ class ThiefState(GameState):
                 dealer,
             )
         )
-        pos = 0
-        for _ in range(HAND_SIZE):
-            for k in range(1, n + 1):
-                self.hands[(dealer + k) % n].append(order[pos])
-                pos += 1
-        for k in range(1, n + 1):
-            seat = (dealer + k) % n
-            self.hands[seat].sort(key=_hand_key)
-            dealt = self.hands[seat]
-            events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
-            events.append(public("deal_count", f"seat {seat} is dealt {HAND_SIZE} cards", seat))
+        seats = [(dealer + k) % n for k in range(1, n + 1)]
+        pos = deal_round_robin(order, self.hands, seats, HAND_SIZE)
+        announce_deal(self.hands, seats, rank_then_id, events)
         self.discard = [order[pos]]
         self.stock = order[pos + 1 :][::-1]
         events.append(
@@ -577,17 +544,7 @@ class ThiefState(GameState):
     def _refill(self, seat: int, events: list[Event]) -> None:
         """Draw back up to 3 cards while the stock lasts (top of the stock is its last item)."""
         hand = self.hands[seat]
-        count = min(HAND_SIZE - len(hand), len(self.stock))
-        if count <= 0:
-            return
-        drawn = [self.stock.pop() for _ in range(count)]
-        hand.extend(drawn)
-        hand.sort(key=_hand_key)
-        events.append(private([seat], "draw", f"you draw {faces(drawn)}", seat, drawn))
-        what = "a card" if count == 1 else f"{count} cards"
-        events.append(public("draw_count", f"seat {seat} draws {what}", seat))
-        if not self.stock:
-            events.append(public("stock_empty", "the stock is empty: the hand ends with this turn"))
+        draw_from_stock(seat, hand, self.stock, HAND_SIZE - len(hand), rank_then_id, events)
 
     # ------------------------------------------------------------------ views
 
@@ -640,15 +597,11 @@ class ThiefState(GameState):
         cards.extend(self.stock)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> ThiefState:
         """A fast exact copy (cards are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.hands = [list(h) for h in self.hands]
         new.piles = [[list(s) for s in p] for p in self.piles]
         new.discard = list(self.discard)
@@ -656,7 +609,6 @@ class ThiefState(GameState):
         new.totals = list(self.totals)
         new.hand_scores = list(self.hand_scores)
         new.dispute = copy.copy(self.dispute)
-        new._opening = list(self._opening)
         return new
 
     def resample_hidden(self, seat: int, rng: random.Random) -> ThiefState:
@@ -668,7 +620,7 @@ class ThiefState(GameState):
         pos = 0
         for s in others:
             size = len(new.hands[s])
-            new.hands[s] = sorted(pool[pos : pos + size], key=_hand_key)
+            new.hands[s] = sorted(pool[pos : pos + size], key=rank_then_id)
             pos += size
         new.stock = pool[pos:]
         new._legal = None

@@ -64,9 +64,8 @@ Decisions of this engine where both texts are silent:
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import cast
@@ -78,12 +77,12 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     OptionSpec,
     Result,
     private,
     public,
 )
+from referee.games.parts import CardGameState, by_id, faces
 
 DECK: tuple[Card, ...] = make_deck(jokers=3)
 NATURALS: tuple[Card, ...] = tuple(c for c in DECK if not c.is_joker)
@@ -131,10 +130,6 @@ def can_take(stack_card: Card, card: Card) -> bool:
     if stack_card.is_joker or card.is_joker:
         return True
     return abs(step(stack_card.rank) - step(card.rank)) == 1
-
-
-def faces(cards: Iterable[Card]) -> str:
-    return " ".join(c.face for c in cards)
 
 
 # --------------------------------------------------------------------------- wire types
@@ -196,7 +191,7 @@ class ThievesObservation:
 # --------------------------------------------------------------------------- state
 
 
-class ThievesState(GameState):
+class ThievesState(CardGameState):
     """A game of Thieves in progress. The stock list keeps its top card LAST."""
 
     def __init__(self, chance: Chance, level_cap: int, undo: bool) -> None:
@@ -227,8 +222,8 @@ class ThievesState(GameState):
         self.level += 1
         in_play = 1 + stock_jokers(self.level)
         cards = [c for col in self.columns for c in col] + self.stack + self.stock + self.aside
-        pool = sorted((c for c in cards if c in NATURALS or c in JOKERS[:in_play]), key=_by_id)
-        self.aside = sorted((c for c in cards if c not in pool), key=_by_id)
+        pool = sorted((c for c in cards if c in NATURALS or c in JOKERS[:in_play]), key=by_id)
+        self.aside = sorted((c for c in cards if c not in pool), key=by_id)
         while True:
             order = self.chance.shuffled(pool)
             jokers_in_tableau = sum(1 for c in order[:TABLEAU] if c.is_joker)
@@ -366,7 +361,7 @@ class ThievesState(GameState):
             columns=tuple(ThievesColumn(tuple(col)) for col in self.columns),
             stack_card=self.stack[-1],
             stock_size=len(self.stock),
-            stock_cards=tuple(sorted(self.stock, key=_by_id)),
+            stock_cards=tuple(sorted(self.stock, key=by_id)),
             undo_enabled=self.undo_enabled,
             undoable=len(self.history) if self.undo_enabled else 0,
         )
@@ -387,21 +382,16 @@ class ThievesState(GameState):
         cards.extend(self.aside)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> ThievesState:
         """A fast exact copy (cards are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.columns = [list(col) for col in self.columns]
         new.stack = list(self.stack)
         new.stock = list(self.stock)
         new.aside = list(self.aside)
         new.history = list(self.history)
-        new._opening = list(self._opening)
         return new
 
     def resample_hidden(self, seat: int, rng: random.Random) -> ThievesState:
@@ -409,10 +399,6 @@ class ThievesState(GameState):
         new.chance = Chance(rng.getrandbits(64))
         rng.shuffle(new.stock)
         return new
-
-
-def _by_id(card: Card) -> int:
-    return card.id
 
 
 # --------------------------------------------------------------------------- game

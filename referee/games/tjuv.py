@@ -82,7 +82,6 @@ Decisions of this engine where both texts are silent:
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -96,13 +95,13 @@ from referee.games.base import (
     Event,
     Game,
     GameError,
-    GameState,
     OptionSpec,
     Result,
     places_from_scores,
     private,
     public,
 )
+from referee.games.parts import CardGameState, announce_deal, by_id, faces
 
 RANKS: tuple[Rank, ...] = (
     Rank.SIX,
@@ -121,13 +120,9 @@ TABLE_SIZE = 3
 RULES = ("1922", "1988")
 
 
-def faces(cards: Iterable[Card]) -> str:
-    return " ".join(c.face for c in cards)
-
-
 def _sorted(cards: Iterable[Card]) -> list[Card]:
     """Hands stay in id order: by suit, then rank (the deck's order)."""
-    return sorted(cards, key=lambda c: c.id)
+    return sorted(cards, key=by_id)
 
 
 def _count(n: int, what: str) -> str:
@@ -208,7 +203,7 @@ class TjuvObservation:
 # --------------------------------------------------------------------------- state
 
 
-class TjuvState(GameState):
+class TjuvState(CardGameState):
     """A game of Tjuv in progress. The talon list keeps its top card LAST (O(1) draws)."""
 
     def __init__(self, num_seats: int, chance: Chance, rules: str) -> None:
@@ -247,11 +242,7 @@ class TjuvState(GameState):
         for _ in range(HAND_SIZE):
             for seat in self._clockwise(first):
                 self.hands[seat].append(self.talon.pop())
-        for seat in self._clockwise(first):
-            self.hands[seat] = _sorted(self.hands[seat])
-            dealt = self.hands[seat]
-            events.append(private([seat], "deal", f"you are dealt {faces(dealt)}", seat, dealt))
-            events.append(public("deal_count", f"seat {seat} is dealt {HAND_SIZE} cards", seat))
+        announce_deal(self.hands, self._clockwise(first), by_id, events)
         self._opening = events
 
     def _lowest(self, seat: int) -> list[Card]:
@@ -394,7 +385,7 @@ class TjuvState(GameState):
         card = self.talon.pop()
         hand = self.hands[seat]
         hand.append(card)
-        hand.sort(key=lambda c: c.id)
+        hand.sort(key=by_id)
         left = f"{_count(len(self.talon), 'card')} left"
         if kind == "draw":
             mine, theirs = f"you draw {card.face}", f"seat {seat} draws a card ({left})"
@@ -485,20 +476,15 @@ class TjuvState(GameState):
         cards.extend(self.talon)
         return cards
 
-    def opening_events(self) -> list[Event]:
-        return list(self._opening)
-
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> TjuvState:
         """A fast exact copy (cards are immutable and shared)."""
-        new = copy.copy(self)
-        new.chance = copy.deepcopy(self.chance)
+        new = self._copy_shell()
         new.hands = [list(h) for h in self.hands]
         new.table = list(self.table)
         new.piles = [[list(p) for p in piles] for piles in self.piles]
         new.talon = list(self.talon)
-        new._opening = list(self._opening)
         return new
 
     def resample_hidden(self, seat: int, rng: random.Random) -> TjuvState:
